@@ -1,0 +1,329 @@
+package dev.grizzlyboot.testsupport;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One real {@code memcached} process on a free loopback port, which a test can kill (SIGKILL),
+ * pause (SIGSTOP), resume (SIGCONT) and restart on the same port.
+ *
+ * <p>Used by the tests of every module and by the examples. Not thread-safe: one test thread
+ * drives a process; the process itself may be used by any number of clients.
+ */
+public final class MemcachedProcess implements AutoCloseable {
+
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(10);
+    private static final String LOOPBACK = "127.0.0.1";
+
+    private final MemcachedOptions options;
+    private final Path binary;
+    private final Path log;
+    private int port;
+    private Process process;
+    private boolean paused;
+
+    private MemcachedProcess(MemcachedOptions options, Path binary, Path log) {
+        this.options = options;
+        this.binary = binary;
+        this.log = log;
+    }
+
+    /** Starts memcached with default options (64 MiB, 1 MiB item size) on a free loopback port. */
+    public static MemcachedProcess start() {
+        return start(MemcachedOptions.defaults());
+    }
+
+    /**
+     * Starts memcached with the given options on a free loopback port.
+     *
+     * @throws MemcachedNotInstalledException if no memcached binary is installed
+     */
+    public static MemcachedProcess start(MemcachedOptions options) {
+        Path binary = MemcachedBinary.locate();
+        Path log;
+        try {
+            log = Files.createTempFile("memcached-", ".log");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        log.toFile().deleteOnExit();
+        MemcachedProcess memcached = new MemcachedProcess(options, binary, log);
+        IllegalStateException last = null;
+        // A free port can be taken by someone else between our probe and memcached's bind: retry.
+        for (int attempt = 0; attempt < 5; attempt++) {
+            memcached.port = freePort();
+            try {
+                memcached.launch();
+                return memcached;
+            } catch (IllegalStateException e) {
+                last = e;
+            }
+        }
+        throw last;
+    }
+
+    /** The host, always the IPv4 loopback address. */
+    public String host() {
+        return LOOPBACK;
+    }
+
+    /** The port memcached listens on; it stays the same across {@link #restart()}. */
+    public int port() {
+        return port;
+    }
+
+    /** {@code host:port}, the form client configuration takes. */
+    public String address() {
+        return LOOPBACK + ":" + port;
+    }
+
+    /** The socket address memcached listens on. */
+    public InetSocketAddress socketAddress() {
+        return new InetSocketAddress(LOOPBACK, port);
+    }
+
+    /** Whether the process is alive (a paused process is alive). */
+    public boolean isRunning() {
+        return process != null && process.isAlive();
+    }
+
+    /** Whether the process has been stopped with SIGSTOP and not resumed. */
+    public boolean isPaused() {
+        return paused;
+    }
+
+    /** Kills the process with SIGKILL (no shutdown of any kind) and waits for it to exit. */
+    public void kill() {
+        if (process == null) {
+            return;
+        }
+        process.destroyForcibly();
+        awaitExit();
+        paused = false;
+    }
+
+    /** Stops the process with SIGTERM and waits for it to exit. */
+    public void stop() {
+        if (process == null) {
+            return;
+        }
+        if (paused) {
+            resume();
+        }
+        process.destroy();
+        awaitExit();
+    }
+
+    /** Sends SIGSTOP: the process keeps its sockets open but stops answering, like a hung server. */
+    public void pause() {
+        signal("STOP");
+        paused = true;
+    }
+
+    /** Sends SIGCONT to a paused process; it answers everything that queued up meanwhile. */
+    public void resume() {
+        signal("CONT");
+        paused = false;
+    }
+
+    /** Kills the process if it runs, then starts a fresh (empty) one on the same port. */
+    public void restart() {
+        kill();
+        IllegalStateException last = null;
+        // The old socket may linger for a moment after SIGKILL; memcached sets SO_REUSEADDR, so few retries are needed.
+        for (int attempt = 0; attempt < 20; attempt++) {
+            try {
+                launch();
+                return;
+            } catch (IllegalStateException e) {
+                last = e;
+            }
+        }
+        throw last;
+    }
+
+    /**
+     * Sends one command over memcached's text protocol and returns the response lines, up to and
+     * including the line that ends it (END, OK, STORED, HD, EN, VERSION ..., an error, a number).
+     * This is a second, independent path to the server, used by tests as an oracle.
+     */
+    public List<String> textCommand(String command) {
+        try (Socket socket = new Socket()) {
+            socket.connect(socketAddress(), 2_000);
+            socket.setSoTimeout(5_000);
+            OutputStream out = socket.getOutputStream();
+            out.write((command + "\r\n").getBytes(StandardCharsets.UTF_8));
+            out.flush();
+            BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+            List<String> lines = new ArrayList<>();
+            boolean valueFollows = false;
+            String line;
+            while ((line = in.readLine()) != null) {
+                lines.add(line);
+                if (valueFollows) {
+                    return lines;
+                }
+                if (line.startsWith("VA ")) {
+                    valueFollows = true;
+                } else if (isLastLine(line)) {
+                    return lines;
+                }
+            }
+            throw new IllegalStateException("memcached closed the connection after " + lines + " for: " + command);
+        } catch (IOException e) {
+            throw new UncheckedIOException("text command '" + command + "' to " + address() + " failed", e);
+        }
+    }
+
+    /** The server's general statistics, read over the text protocol. */
+    public Map<String, String> stats() {
+        Map<String, String> stats = new LinkedHashMap<>();
+        for (String line : textCommand("stats")) {
+            String[] parts = line.split(" ", 3);
+            if (parts.length == 3 && parts[0].equals("STAT")) {
+                stats.put(parts[1], parts[2]);
+            }
+        }
+        return stats;
+    }
+
+    /** Empties the server over the text protocol. */
+    public void flushAll() {
+        List<String> reply = textCommand("flush_all");
+        if (!reply.equals(List.of("OK"))) {
+            throw new IllegalStateException("flush_all answered " + reply);
+        }
+    }
+
+    /** Kills the process. */
+    @Override
+    public void close() {
+        kill();
+    }
+
+    @Override
+    public String toString() {
+        return "memcached@" + address() + (paused ? " (paused)" : isRunning() ? "" : " (down)");
+    }
+
+    private static boolean isLastLine(String line) {
+        return switch (line) {
+            case "END", "OK", "ERROR", "STORED", "NOT_STORED", "EXISTS", "NOT_FOUND", "DELETED", "TOUCHED", "RESET", "EN" -> true;
+            default -> line.startsWith("HD") || line.startsWith("NF") || line.startsWith("NS") || line.startsWith("EX")
+                    || line.startsWith("VERSION") || line.startsWith("CLIENT_ERROR") || line.startsWith("SERVER_ERROR")
+                    || line.chars().allMatch(Character::isDigit);
+        };
+    }
+
+    private void launch() {
+        List<String> command = new ArrayList<>(List.of(binary.toString(),
+                "-l", LOOPBACK, "-p", Integer.toString(port), "-U", "0",
+                "-m", Integer.toString(options.memoryMegabytes()),
+                "-I", options.itemSizeMax(),
+                "-t", Integer.toString(options.threads()),
+                "-c", "4096"));
+        if ("root".equals(System.getProperty("user.name"))) {
+            command.add("-u");
+            command.add("root");
+        }
+        command.addAll(options.extraArguments());
+        try {
+            process = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                    .start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not start " + command, e);
+        }
+        paused = false;
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("memcached on port " + port + " exited with " + process.exitValue()
+                        + ": " + lastLogLines());
+            }
+            if (accepts()) {
+                return;
+            }
+            try {
+                process.waitFor(20, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while starting memcached", e);
+            }
+        }
+        process.destroyForcibly();
+        throw new IllegalStateException("memcached on port " + port + " did not accept connections within "
+                + START_TIMEOUT + ": " + lastLogLines());
+    }
+
+    private boolean accepts() {
+        try (Socket socket = new Socket()) {
+            socket.connect(socketAddress(), 200);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private void awaitExit() {
+        try {
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("memcached pid " + process.pid() + " did not exit");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for memcached to exit", e);
+        }
+    }
+
+    private void signal(String signal) {
+        if (!isRunning()) {
+            throw new IllegalStateException(this + " is not running");
+        }
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).inheritIO().start();
+            if (!kill.waitFor(5, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+                throw new IllegalStateException("kill -" + signal + " " + process.pid() + " failed");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while signalling memcached", e);
+        }
+    }
+
+    private String lastLogLines() {
+        try {
+            List<String> lines = Files.readAllLines(log);
+            return String.join(" | ", lines.subList(Math.max(0, lines.size() - 5), lines.size()));
+        } catch (IOException e) {
+            return "(no log: " + e.getMessage() + ")";
+        }
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(LOOPBACK))) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException("no free loopback port", e);
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package dev.grizzlyboot.testsupport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+class MemcachedProcessTest {
+
+    @RegisterExtension
+    static MemcachedExtension memcached = MemcachedExtension.servers(2);
+
+    @Test
+    void startsDistinctServersOnLoopback() {
+        assertThat(memcached.addresses()).hasSize(2).allMatch(a -> a.startsWith("127.0.0.1:"));
+        assertThat(memcached.get(0).port()).isNotEqualTo(memcached.get(1).port());
+        assertThat(memcached.first().textCommand("version").get(0)).startsWith("VERSION 1.");
+    }
+
+    @Test
+    void restartKeepsThePortAndLosesTheData() {
+        MemcachedProcess server = memcached.first();
+        int port = server.port();
+        assertThat(server.textCommand("set k 0 0 1\r\nv")).containsExactly("STORED");
+        server.kill();
+        assertThat(server.isRunning()).isFalse();
+        server.restart();
+        assertThat(server.port()).isEqualTo(port);
+        assertThat(server.textCommand("get k")).containsExactly("END");
+    }
+
+    @Test
+    void pausedServerAcceptsButDoesNotAnswerUntilResumed() throws IOException {
+        MemcachedProcess server = memcached.get(1);
+        server.pause();
+        try (Socket socket = new Socket()) {
+            socket.connect(server.socketAddress(), 1_000);
+            socket.setSoTimeout(300);
+            socket.getOutputStream().write("version\r\n".getBytes(StandardCharsets.US_ASCII));
+            assertThatThrownBy(() -> socket.getInputStream().read()).isInstanceOf(SocketTimeoutException.class);
+            server.resume();
+            socket.setSoTimeout(5_000);
+            assertThat(socket.getInputStream().read()).isEqualTo('V');
+        }
+    }
+
+    @Test
+    void healRestartsKilledServers() {
+        memcached.get(0).kill();
+        memcached.servers().heal();
+        assertThat(memcached.get(0).stats()).containsKey("pid");
+    }
+}
