@@ -1,0 +1,13 @@
+package dev.grizzlyboot.memcached;
+
+/**
+ * The server rejected the request's arguments.
+ */
+public class InvalidArgumentsException extends MemcachedStatusException {
+
+    private static final long serialVersionUID = 1L;
+
+    public InvalidArgumentsException(String message) {
+        super(ServerStatus.INVALID_ARGUMENTS, message);
+    }
+}

@@ -1,0 +1,14 @@
+package dev.grizzlyboot.memcached;
+
+/**
+ * A key memcached would not accept: empty, longer than 250 bytes in UTF-8, or holding whitespace
+ * or control characters. Thrown before anything is sent, so the connection is not affected.
+ */
+public class InvalidKeyException extends MemcachedException {
+
+    private static final long serialVersionUID = 1L;
+
+    public InvalidKeyException(String message) {
+        super(message);
+    }
+}

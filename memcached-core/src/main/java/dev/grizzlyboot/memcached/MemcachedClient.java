@@ -1,0 +1,499 @@
+package dev.grizzlyboot.memcached;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+
+import dev.grizzlyboot.memcached.cluster.KetamaRing;
+import dev.grizzlyboot.memcached.cluster.ServerAddress;
+import dev.grizzlyboot.memcached.connection.ClientTransport;
+import dev.grizzlyboot.memcached.connection.ConnectionPool;
+import dev.grizzlyboot.memcached.connection.PoolSettings;
+import dev.grizzlyboot.memcached.connection.Sweeper;
+import dev.grizzlyboot.memcached.protocol.BulkOperation;
+import dev.grizzlyboot.memcached.protocol.Opcode;
+import dev.grizzlyboot.memcached.protocol.Operation;
+import dev.grizzlyboot.memcached.protocol.Request;
+import dev.grizzlyboot.memcached.protocol.Response;
+import dev.grizzlyboot.memcached.protocol.ResponseHandler;
+import dev.grizzlyboot.memcached.protocol.SingleOperation;
+import dev.grizzlyboot.memcached.protocol.StatsOperation;
+import dev.grizzlyboot.memcached.transcoder.CachedData;
+import dev.grizzlyboot.memcached.transcoder.Transcoder;
+
+/**
+ * An asynchronous memcached client speaking the binary protocol over pooled, pipelined Grizzly
+ * connections. Every operation returns a {@link CompletableFuture} that completes with the
+ * answer or exceptionally with a {@link MemcachedException} subclass (timeout, connection,
+ * server status, invalid key, transcoding); {@link #blocking()} gives the same operations as
+ * plain method calls.
+ *
+ * <p>Expected outcomes are values, not errors: a miss is {@code null}, {@code add} on an existing
+ * key is {@code false}, a stale CAS token is {@link CasResult#EXISTS}. Keys are spread over the
+ * servers by Ketama consistent hashing.
+ *
+ * <p>Thread-safe; share one instance. Futures complete on the client's I/O threads, so callbacks
+ * attached with {@code thenApply} and friends must not block (use the {@code ...Async} variants
+ * for slow work).
+ */
+public final class MemcachedClient implements AutoCloseable {
+
+    /** memcached's quiet opcodes answer only failures (or, for GETQ, only hits). */
+    private static final int NO_AUTO_CREATE = 0xFFFFFFFF;
+
+    private final ClientTransport transport;
+    private final Sweeper sweeper;
+    private final Map<ServerAddress, ConnectionPool> pools = new LinkedHashMap<>();
+    private final KetamaRing<ConnectionPool> ring;
+    private final long timeoutNanos;
+    private final int maxItemSize;
+    private final Transcoder<Object> transcoder;
+    private final BlockingMemcachedClient blocking;
+
+    MemcachedClient(List<ServerAddress> servers, PoolSettings poolSettings, Duration operationTimeout,
+            IoStrategy ioStrategy, int ioThreads, int workerThreads, int maxItemSize, Transcoder<Object> transcoder) {
+        this.timeoutNanos = operationTimeout.toNanos();
+        this.maxItemSize = maxItemSize;
+        this.transcoder = transcoder;
+        // Room for a value of maxItemSize plus its key and extras; anything bigger is not memcached talking.
+        this.transport = new ClientTransport(ioStrategy, ioThreads, workerThreads, maxItemSize + 64 * 1024);
+        this.sweeper = new Sweeper(Duration.ofMillis(Math.max(1, Math.min(10, operationTimeout.toMillis() / 10))));
+        for (ServerAddress server : servers) {
+            pools.put(server, new ConnectionPool(server.host(), server.port(), transport, poolSettings));
+        }
+        this.ring = KetamaRing.of(servers.stream().map(ServerAddress::toString).toList(), List.copyOf(pools.values()));
+        pools.values().forEach(sweeper::register);
+        this.blocking = new BlockingMemcachedClient(this);
+    }
+
+    /** A builder; {@code servers} is the only required setting. */
+    public static MemcachedClientBuilder builder() {
+        return new MemcachedClientBuilder();
+    }
+
+    /** The same client with blocking methods. */
+    public BlockingMemcachedClient blocking() {
+        return blocking;
+    }
+
+    /** The configured servers, in configuration order. */
+    public List<ServerAddress> servers() {
+        return List.copyOf(pools.keySet());
+    }
+
+    /** The server a key lives on. */
+    public ServerAddress serverFor(String key) {
+        String name = ring.locate(key).server();
+        return pools.keySet().stream().filter(s -> s.toString().equals(name)).findFirst().orElseThrow();
+    }
+
+    // ---- reads ----------------------------------------------------------------------------------
+
+    /** The value of a key, or {@code null} if it is not stored. */
+    public CompletableFuture<Object> get(String key) {
+        return get(key, transcoder);
+    }
+
+    /** The value of a key decoded by {@code valueTranscoder}, or {@code null} if it is not stored. */
+    public <T> CompletableFuture<T> get(String key, Transcoder<T> valueTranscoder) {
+        return single("get", key, k -> Request.keyed(Opcode.GET, k), valueOrNull(valueTranscoder));
+    }
+
+    /** The value of a key with its CAS token, or {@code null} if it is not stored. */
+    public CompletableFuture<CasValue<Object>> gets(String key) {
+        return gets(key, transcoder);
+    }
+
+    /** The value of a key, decoded by {@code valueTranscoder}, with its CAS token, or {@code null}. */
+    public <T> CompletableFuture<CasValue<T>> gets(String key, Transcoder<T> valueTranscoder) {
+        return single("gets", key, k -> Request.keyed(Opcode.GET, k), (response, operation) -> {
+            if (response.serverStatus() == ServerStatus.KEY_NOT_FOUND) {
+                return null;
+            }
+            requireOk(response, operation);
+            return new CasValue<>(decode(valueTranscoder, response), response.cas());
+        });
+    }
+
+    /** The value of a key, or {@code null}, and resets its expiry to {@code expiry} when found. */
+    public CompletableFuture<Object> getAndTouch(String key, Duration expiry) {
+        int wireExpiry = Expiry.toWire(expiry);
+        return single("getAndTouch", key, k -> Request.touch(Opcode.GAT, k, wireExpiry), valueOrNull(transcoder));
+    }
+
+    /** Resets the expiry of a key; {@code false} if the key is not stored. */
+    public CompletableFuture<Boolean> touch(String key, Duration expiry) {
+        int wireExpiry = Expiry.toWire(expiry);
+        return single("touch", key, k -> Request.touch(Opcode.TOUCH, k, wireExpiry),
+                falseOn(ServerStatus.KEY_NOT_FOUND));
+    }
+
+    // ---- writes ---------------------------------------------------------------------------------
+
+    /**
+     * Stores a value whatever is there. {@code expiry} {@link Duration#ZERO} means never;
+     * more than 30 days is sent as an absolute time, as memcached requires.
+     */
+    public CompletableFuture<Void> set(String key, Object value, Duration expiry) {
+        return set(key, value, expiry, transcoder);
+    }
+
+    /** Stores a value encoded by {@code valueTranscoder}. */
+    public <T> CompletableFuture<Void> set(String key, T value, Duration expiry, Transcoder<? super T> valueTranscoder) {
+        return store("set", Opcode.SET, key, value, expiry, 0, valueTranscoder, (response, operation) -> {
+            requireOk(response, operation);
+            return null;
+        });
+    }
+
+    /** Stores a value only if the key is not stored yet; {@code false} if it already is. */
+    public CompletableFuture<Boolean> add(String key, Object value, Duration expiry) {
+        return store("add", Opcode.ADD, key, value, expiry, 0, transcoder,
+                falseOn(ServerStatus.KEY_EXISTS, ServerStatus.ITEM_NOT_STORED));
+    }
+
+    /** Stores a value only if the key is already stored; {@code false} if it is not. */
+    public CompletableFuture<Boolean> replace(String key, Object value, Duration expiry) {
+        return store("replace", Opcode.REPLACE, key, value, expiry, 0, transcoder,
+                falseOn(ServerStatus.KEY_NOT_FOUND, ServerStatus.ITEM_NOT_STORED));
+    }
+
+    /**
+     * Appends bytes to a stored value (the value is encoded by the default transcoder and the
+     * stored flags are kept, so append strings to strings); {@code false} if the key is not stored.
+     */
+    public CompletableFuture<Boolean> append(String key, Object value) {
+        return concat("append", Opcode.APPEND, key, value);
+    }
+
+    /** Prepends bytes to a stored value, as {@link #append} appends; {@code false} if the key is not stored. */
+    public CompletableFuture<Boolean> prepend(String key, Object value) {
+        return concat("prepend", Opcode.PREPEND, key, value);
+    }
+
+    /** Stores a value only if the key still has the CAS token {@code cas} (from {@link #gets}). */
+    public CompletableFuture<CasResult> cas(String key, Object value, long cas, Duration expiry) {
+        return store("cas", Opcode.SET, key, value, expiry, cas, transcoder, (response, operation) -> switch (response.serverStatus()) {
+            case NO_ERROR -> CasResult.STORED;
+            case KEY_EXISTS -> CasResult.EXISTS;
+            case KEY_NOT_FOUND -> CasResult.NOT_FOUND;
+            default -> throw operation.statusError(response);
+        });
+    }
+
+    /** Removes a key; {@code false} if it was not stored. */
+    public CompletableFuture<Boolean> delete(String key) {
+        return single("delete", key, k -> Request.keyed(Opcode.DELETE, k), falseOn(ServerStatus.KEY_NOT_FOUND));
+    }
+
+    /**
+     * Adds {@code delta} to a counter and returns the new value; fails with
+     * {@link KeyNotFoundException} if the key is not stored.
+     */
+    public CompletableFuture<Long> incr(String key, long delta) {
+        return counter("incr", Opcode.INCREMENT, key, delta, 0, NO_AUTO_CREATE);
+    }
+
+    /** Adds {@code delta} to a counter, creating it as {@code initial} (with {@code expiry}) if it is not stored. */
+    public CompletableFuture<Long> incr(String key, long delta, long initial, Duration expiry) {
+        return counter("incr", Opcode.INCREMENT, key, delta, initial, Expiry.toWire(expiry));
+    }
+
+    /**
+     * Subtracts {@code delta} from a counter (memcached stops at 0) and returns the new value;
+     * fails with {@link KeyNotFoundException} if the key is not stored.
+     */
+    public CompletableFuture<Long> decr(String key, long delta) {
+        return counter("decr", Opcode.DECREMENT, key, delta, 0, NO_AUTO_CREATE);
+    }
+
+    /** Subtracts {@code delta} from a counter, creating it as {@code initial} if it is not stored. */
+    public CompletableFuture<Long> decr(String key, long delta, long initial, Duration expiry) {
+        return counter("decr", Opcode.DECREMENT, key, delta, initial, Expiry.toWire(expiry));
+    }
+
+    // ---- bulk -----------------------------------------------------------------------------------
+
+    /** Reads many keys: one write and one round trip per server. Misses are {@link Outcome#NOT_FOUND}. */
+    public CompletableFuture<BulkResult<Object>> getMulti(Collection<String> keys) {
+        return getMulti(keys, transcoder);
+    }
+
+    /** Reads many keys with a given transcoder. */
+    public <T> CompletableFuture<BulkResult<T>> getMulti(Collection<String> keys, Transcoder<T> valueTranscoder) {
+        return bulk("getMulti", keys, (key, bytes) -> Request.keyed(Opcode.GETQ, bytes),
+                (response, operation) -> response.ok()
+                        ? new KeyResult<>(Outcome.FOUND, decode(valueTranscoder, response), 0, null)
+                        : errorResult(response, operation),
+                Outcome.NOT_FOUND);
+    }
+
+    /** Reads many keys with their CAS tokens ({@link KeyResult#cas()}). */
+    public CompletableFuture<BulkResult<Object>> getsMulti(Collection<String> keys) {
+        return bulk("getsMulti", keys, (key, bytes) -> Request.keyed(Opcode.GETQ, bytes),
+                (response, operation) -> response.ok()
+                        ? new KeyResult<>(Outcome.FOUND, decode(transcoder, response), response.cas(), null)
+                        : errorResult(response, operation),
+                Outcome.NOT_FOUND);
+    }
+
+    /** Stores many values with one expiry: one write and one round trip per server. */
+    public CompletableFuture<BulkResult<Object>> setMulti(Map<String, ?> values, Duration expiry) {
+        int wireExpiry = Expiry.toWire(expiry);
+        return bulk("setMulti", values.keySet(),
+                (key, bytes) -> storeRequest(Opcode.SETQ, bytes, values.get(key), wireExpiry, 0, transcoder),
+                MemcachedClient::errorResult, Outcome.STORED);
+    }
+
+    /** Removes many keys; keys that were not stored are {@link Outcome#NOT_FOUND}. */
+    public CompletableFuture<BulkResult<Object>> deleteMulti(Collection<String> keys) {
+        return bulk("deleteMulti", keys, (key, bytes) -> Request.keyed(Opcode.DELETEQ, bytes),
+                MemcachedClient::errorResult, Outcome.DELETED);
+    }
+
+    /**
+     * Compare-and-swaps many keys, each with the token in its {@link CasValue}: each key is
+     * {@link Outcome#STORED}, {@link Outcome#EXISTS} (token stale) or {@link Outcome#NOT_FOUND}.
+     */
+    public CompletableFuture<BulkResult<Object>> casMulti(Map<String, CasValue<?>> values, Duration expiry) {
+        int wireExpiry = Expiry.toWire(expiry);
+        return bulk("casMulti", values.keySet(), (key, bytes) -> {
+            CasValue<?> casValue = values.get(key);
+            return storeRequest(Opcode.SETQ, bytes, casValue.value(), wireExpiry, casValue.cas(), transcoder);
+        }, MemcachedClient::errorResult, Outcome.STORED);
+    }
+
+    // ---- servers --------------------------------------------------------------------------------
+
+    /** Round trip to every server; completes when all answered. */
+    public CompletableFuture<Void> noop() {
+        return everyServer("noop", () -> Request.of(Opcode.NOOP), (response, operation) -> {
+            requireOk(response, operation);
+            return null;
+        }).thenApply(answers -> null);
+    }
+
+    /** Each server's version. */
+    public CompletableFuture<Map<ServerAddress, String>> version() {
+        return everyServer("version", () -> Request.of(Opcode.VERSION), (response, operation) -> {
+            requireOk(response, operation);
+            return response.valueText();
+        });
+    }
+
+    /** Each server's general statistics. */
+    public CompletableFuture<Map<ServerAddress, Map<String, String>>> stats() {
+        return stats("");
+    }
+
+    /** Each server's statistics of one group, such as {@code "settings"}, {@code "items"} or {@code "slabs"}. */
+    public CompletableFuture<Map<ServerAddress, Map<String, String>>> stats(String group) {
+        return everyServer(pool -> new StatsOperation(group, timeoutNanos));
+    }
+
+    /** Invalidates every item on every server. */
+    public CompletableFuture<Void> flushAll() {
+        return flushAll(Duration.ZERO);
+    }
+
+    /** Invalidates every item on every server after {@code delay}. */
+    public CompletableFuture<Void> flushAll(Duration delay) {
+        int wireDelay = Expiry.toWire(delay);
+        return everyServer("flushAll", () -> Request.flush(wireDelay), (response, operation) -> {
+            requireOk(response, operation);
+            return null;
+        }).thenApply(answers -> null);
+    }
+
+    /** Closes every connection (failing operations still in flight) and stops the client's threads. */
+    @Override
+    public void close() {
+        pools.values().forEach(pool -> {
+            sweeper.unregister(pool);
+            pool.close();
+        });
+        sweeper.close();
+        transport.close();
+    }
+
+    // ---- plumbing -------------------------------------------------------------------------------
+
+    @FunctionalInterface
+    private interface KeyedRequest {
+        Request create(String key, byte[] keyBytes);
+    }
+
+    private <T> CompletableFuture<T> single(String name, String key, Function<byte[], Request> request,
+            ResponseHandler<T> handler) {
+        try {
+            SingleOperation<T> operation = new SingleOperation<>(name, key, request.apply(Keys.encode(key)), timeoutNanos, handler);
+            ring.locate(key).send(operation);
+            return operation.future();
+        } catch (MemcachedException | IllegalArgumentException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    private <T, R> CompletableFuture<R> store(String name, Opcode opcode, String key, T value, Duration expiry, long cas,
+            Transcoder<? super T> valueTranscoder, ResponseHandler<R> handler) {
+        try {
+            int wireExpiry = Expiry.toWire(expiry);
+            return single(name, key, k -> storeRequest(opcode, k, value, wireExpiry, cas, valueTranscoder), handler);
+        } catch (IllegalArgumentException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    private CompletableFuture<Boolean> concat(String name, Opcode opcode, String key, Object value) {
+        return single(name, key, k -> Request.concat(opcode, k, encode(transcoder, value).bytes()),
+                falseOn(ServerStatus.ITEM_NOT_STORED, ServerStatus.KEY_NOT_FOUND));
+    }
+
+    private CompletableFuture<Long> counter(String name, Opcode opcode, String key, long delta, long initial, int expiry) {
+        return single(name, key, k -> Request.counter(opcode, k, delta, initial, expiry), (response, operation) -> {
+            requireOk(response, operation);
+            return response.counterValue();
+        });
+    }
+
+    private <T> Request storeRequest(Opcode opcode, byte[] key, T value, int expiry, long cas, Transcoder<? super T> valueTranscoder) {
+        CachedData data = encode(valueTranscoder, value);
+        return Request.store(opcode, key, data.flags(), expiry, data.bytes(), cas);
+    }
+
+    private <T> CachedData encode(Transcoder<? super T> valueTranscoder, T value) {
+        if (value == null) {
+            throw new TranscoderException("memcached cannot store null");
+        }
+        CachedData data;
+        try {
+            data = valueTranscoder.encode(value);
+        } catch (MemcachedException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new TranscoderException("could not encode a " + value.getClass().getName(), e);
+        }
+        if (data.bytes().length > maxItemSize) {
+            throw new ValueTooLargeException("value is " + data.bytes().length + " bytes; the limit (maxItemSize) is "
+                    + maxItemSize + " bytes");
+        }
+        return data;
+    }
+
+    private <T> CompletableFuture<BulkResult<T>> bulk(String name, Collection<String> keys, KeyedRequest request,
+            BulkOperation.KeyHandler<T> handler, Outcome silentOutcome) {
+        List<String> unique = new ArrayList<>(new LinkedHashSet<>(keys));
+        Map<String, KeyResult<T>> results = new HashMap<>();
+        Map<ConnectionPool, List<String>> keysByServer = new IdentityHashMap<>();
+        Map<ConnectionPool, List<Request>> requestsByServer = new IdentityHashMap<>();
+        for (String key : unique) {
+            try {
+                Request built = request.create(key, Keys.encode(key));
+                ConnectionPool pool = ring.locate(key);
+                keysByServer.computeIfAbsent(pool, p -> new ArrayList<>()).add(key);
+                requestsByServer.computeIfAbsent(pool, p -> new ArrayList<>()).add(built);
+            } catch (MemcachedException e) {
+                results.put(key, new KeyResult<>(Outcome.ERROR, null, 0, e));
+            }
+        }
+        List<CompletableFuture<Void>> batches = new ArrayList<>();
+        keysByServer.forEach((pool, batchKeys) -> {
+            BulkOperation<T> operation = new BulkOperation<>(name, batchKeys,
+                    requestsByServer.get(pool).toArray(Request[]::new), timeoutNanos, handler, silentOutcome);
+            pool.send(operation);
+            batches.add(operation.future().handle((batchResults, error) -> {
+                synchronized (results) {
+                    for (int i = 0; i < batchKeys.size(); i++) {
+                        results.put(batchKeys.get(i), error == null ? batchResults[i]
+                                : new KeyResult<>(Outcome.ERROR, null, 0, asMemcached(error)));
+                    }
+                }
+                return null;
+            }));
+        });
+        return CompletableFuture.allOf(batches.toArray(CompletableFuture[]::new)).thenApply(done -> {
+            Map<String, KeyResult<T>> ordered = new LinkedHashMap<>();
+            synchronized (results) {
+                for (String key : unique) {
+                    ordered.put(key, results.get(key));
+                }
+            }
+            return new BulkResult<>(ordered);
+        });
+    }
+
+    private <T> CompletableFuture<Map<ServerAddress, T>> everyServer(String name, java.util.function.Supplier<Request> request,
+            ResponseHandler<T> handler) {
+        return everyServer(pool -> new SingleOperation<>(name, null, request.get(), timeoutNanos, handler));
+    }
+
+    private <T> CompletableFuture<Map<ServerAddress, T>> everyServer(Function<ConnectionPool, Operation<T>> operations) {
+        Map<ServerAddress, CompletableFuture<T>> futures = new LinkedHashMap<>();
+        pools.forEach((server, pool) -> {
+            Operation<T> operation = operations.apply(pool);
+            pool.send(operation);
+            futures.put(server, operation.future());
+        });
+        return CompletableFuture.allOf(futures.values().toArray(CompletableFuture[]::new)).thenApply(done -> {
+            Map<ServerAddress, T> answers = new LinkedHashMap<>();
+            futures.forEach((server, future) -> answers.put(server, future.join()));
+            return answers;
+        });
+    }
+
+    private static <T> ResponseHandler<T> valueOrNull(Transcoder<T> valueTranscoder) {
+        return (response, operation) -> {
+            if (response.serverStatus() == ServerStatus.KEY_NOT_FOUND) {
+                return null;
+            }
+            requireOk(response, operation);
+            return decode(valueTranscoder, response);
+        };
+    }
+
+    private static ResponseHandler<Boolean> falseOn(ServerStatus... expected) {
+        return (response, operation) -> {
+            if (response.ok()) {
+                return true;
+            }
+            for (ServerStatus status : expected) {
+                if (response.serverStatus() == status) {
+                    return false;
+                }
+            }
+            throw operation.statusError(response);
+        };
+    }
+
+    private static void requireOk(Response response, Operation<?> operation) {
+        if (!response.ok()) {
+            throw operation.statusError(response);
+        }
+    }
+
+    private static <T> T decode(Transcoder<T> valueTranscoder, Response response) {
+        return valueTranscoder.decode(new CachedData(response.flags(), response.value()));
+    }
+
+    private static <T> KeyResult<T> errorResult(Response response, BulkOperation<T> operation) {
+        return switch (response.serverStatus()) {
+            case KEY_NOT_FOUND -> new KeyResult<>(Outcome.NOT_FOUND, null, 0, null);
+            case KEY_EXISTS -> new KeyResult<>(Outcome.EXISTS, null, 0, null);
+            case ITEM_NOT_STORED -> new KeyResult<>(Outcome.NOT_STORED, null, 0, null);
+            default -> new KeyResult<>(Outcome.ERROR, null, 0, operation.statusError(response));
+        };
+    }
+
+    private static MemcachedException asMemcached(Throwable error) {
+        Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null ? error.getCause() : error;
+        return cause instanceof MemcachedException memcached ? memcached : new MemcachedException(cause.toString(), cause);
+    }
+}

@@ -1,0 +1,161 @@
+package dev.grizzlyboot.memcached;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+
+import dev.grizzlyboot.memcached.cluster.ServerAddress;
+import dev.grizzlyboot.memcached.connection.PoolSettings;
+import dev.grizzlyboot.memcached.transcoder.DefaultTranscoder;
+import dev.grizzlyboot.memcached.transcoder.Transcoder;
+
+/**
+ * Configures and builds a {@link MemcachedClient}. Every setting has a default fit for a single
+ * application talking to memcached on its own network; only {@link #servers} is required.
+ * Not thread-safe; a builder may build several independent clients.
+ */
+public final class MemcachedClientBuilder {
+
+    private final List<ServerAddress> servers = new ArrayList<>();
+    private Duration operationTimeout = Duration.ofSeconds(1);
+    private Duration connectTimeout = Duration.ofSeconds(1);
+    private Duration idleTimeout = Duration.ofMinutes(1);
+    private Duration reconnectBackoff = Duration.ofMillis(100);
+    private Duration maxReconnectBackoff = Duration.ofSeconds(5);
+    private int minConnections = 1;
+    private int maxConnections = 4;
+    private int pipelineDepth = 32;
+    private IoStrategy ioStrategy = IoStrategy.SAME_THREAD;
+    private int ioThreads = Math.min(2, Runtime.getRuntime().availableProcessors());
+    private int workerThreads = Math.max(2, Runtime.getRuntime().availableProcessors());
+    private int maxItemSize = 1024 * 1024;
+    private Transcoder<Object> transcoder = DefaultTranscoder.create();
+
+    MemcachedClientBuilder() {
+    }
+
+    /** Servers as {@code host:port} strings; a single string may hold a comma-separated list. */
+    public MemcachedClientBuilder servers(String... addresses) {
+        return servers(Arrays.asList(addresses));
+    }
+
+    /** Servers as {@code host:port} strings; each may hold a comma-separated list. */
+    public MemcachedClientBuilder servers(List<String> addresses) {
+        for (String entry : addresses) {
+            for (String address : entry.split(",")) {
+                if (!address.isBlank()) {
+                    servers.add(ServerAddress.parse(address));
+                }
+            }
+        }
+        return this;
+    }
+
+    /** How long an operation may wait for its answer before it fails with a timeout (default 1 s). */
+    public MemcachedClientBuilder operationTimeout(Duration timeout) {
+        this.operationTimeout = positive(timeout, "operationTimeout");
+        return this;
+    }
+
+    /** How long opening a connection may take (default 1 s). */
+    public MemcachedClientBuilder connectTimeout(Duration timeout) {
+        this.connectTimeout = positive(timeout, "connectTimeout");
+        return this;
+    }
+
+    /** How long a connection above the minimum may stay idle before it is closed (default 1 min). */
+    public MemcachedClientBuilder idleTimeout(Duration timeout) {
+        this.idleTimeout = positive(timeout, "idleTimeout");
+        return this;
+    }
+
+    /**
+     * After a failed connect, how long to fail operations fast before trying again (default
+     * 100 ms, doubling per failure up to {@code max}, default 5 s).
+     */
+    public MemcachedClientBuilder reconnectBackoff(Duration first, Duration max) {
+        this.reconnectBackoff = positive(first, "reconnectBackoff");
+        this.maxReconnectBackoff = positive(max, "maxReconnectBackoff");
+        return this;
+    }
+
+    /** Connections per server: kept open at least {@code min} (default 1), at most {@code max} (default 4). */
+    public MemcachedClientBuilder connectionsPerServer(int min, int max) {
+        this.minConnections = min;
+        this.maxConnections = max;
+        return this;
+    }
+
+    /** Pending operations a connection carries before the pool opens another (default 32). */
+    public MemcachedClientBuilder pipelineDepth(int depth) {
+        this.pipelineDepth = depth;
+        return this;
+    }
+
+    /** Which threads handle responses (default {@link IoStrategy#SAME_THREAD}). */
+    public MemcachedClientBuilder ioStrategy(IoStrategy strategy) {
+        this.ioStrategy = Objects.requireNonNull(strategy, "ioStrategy");
+        return this;
+    }
+
+    /** Selector threads (default: 2, or 1 on a single core). */
+    public MemcachedClientBuilder ioThreads(int count) {
+        this.ioThreads = atLeastOne(count, "ioThreads");
+        return this;
+    }
+
+    /** Worker threads for the worker-thread and leader-follower strategies (default: cores, at least 2). */
+    public MemcachedClientBuilder workerThreads(int count) {
+        this.workerThreads = atLeastOne(count, "workerThreads");
+        return this;
+    }
+
+    /**
+     * The largest value the client sends or accepts, in bytes (default 1 MiB, memcached's own
+     * default). Larger values fail with {@link ValueTooLargeException} before anything is sent;
+     * set it to match a server started with {@code -I}.
+     */
+    public MemcachedClientBuilder maxItemSize(int bytes) {
+        this.maxItemSize = atLeastOne(bytes, "maxItemSize");
+        return this;
+    }
+
+    /** The transcoder for operations that take none (default {@link DefaultTranscoder#create()}). */
+    public MemcachedClientBuilder transcoder(Transcoder<Object> transcoder) {
+        this.transcoder = Objects.requireNonNull(transcoder, "transcoder");
+        return this;
+    }
+
+    /**
+     * Builds the client and starts opening its connections; it does not wait for them. Close the
+     * client when done.
+     */
+    public MemcachedClient build() {
+        if (servers.isEmpty()) {
+            throw new IllegalStateException("no memcached servers configured");
+        }
+        if (servers.stream().distinct().count() != servers.size()) {
+            throw new IllegalStateException("a server is listed twice: " + servers);
+        }
+        PoolSettings pool = new PoolSettings(minConnections, maxConnections, pipelineDepth, connectTimeout,
+                idleTimeout, reconnectBackoff, maxReconnectBackoff);
+        return new MemcachedClient(List.copyOf(servers), pool, operationTimeout, ioStrategy, ioThreads,
+                workerThreads, maxItemSize, transcoder);
+    }
+
+    private static Duration positive(Duration value, String name) {
+        if (value == null || value.isNegative() || value.isZero()) {
+            throw new IllegalArgumentException(name + " must be positive, was " + value);
+        }
+        return value;
+    }
+
+    private static int atLeastOne(int value, String name) {
+        if (value < 1) {
+            throw new IllegalArgumentException(name + " must be >= 1, was " + value);
+        }
+        return value;
+    }
+}

@@ -1,0 +1,18 @@
+package dev.grizzlyboot.memcached;
+
+/**
+ * Base of every failure this client reports: the future of an operation completes exceptionally
+ * with a subclass, and the blocking facade throws it. Immutable, like all exceptions here.
+ */
+public class MemcachedException extends RuntimeException {
+
+    private static final long serialVersionUID = 1L;
+
+    public MemcachedException(String message) {
+        super(message);
+    }
+
+    public MemcachedException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

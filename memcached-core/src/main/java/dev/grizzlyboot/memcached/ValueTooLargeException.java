@@ -1,0 +1,13 @@
+package dev.grizzlyboot.memcached;
+
+/**
+ * The value is larger than the server's item size limit (1 MiB unless memcached runs with {@code -I}). Nothing was stored; other keys are unaffected.
+ */
+public class ValueTooLargeException extends MemcachedStatusException {
+
+    private static final long serialVersionUID = 1L;
+
+    public ValueTooLargeException(String message) {
+        super(ServerStatus.VALUE_TOO_LARGE, message);
+    }
+}

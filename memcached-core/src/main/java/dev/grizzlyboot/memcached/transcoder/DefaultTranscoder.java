@@ -1,0 +1,195 @@
+package dev.grizzlyboot.memcached.transcoder;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InvalidClassException;
+import java.io.ObjectInputFilter;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.io.Serializable;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.zip.GZIPInputStream;
+import java.util.zip.GZIPOutputStream;
+
+import dev.grizzlyboot.memcached.TranscoderException;
+
+/**
+ * The client's default transcoder. Strings are UTF-8 with flags 0 (readable by any client); boxed
+ * primitives are decimal text with a type code in the flags; {@code byte[]} is stored as it is;
+ * anything else {@link Serializable} uses Java serialization, and reading it back passes an
+ * {@link ObjectInputFilter} allow-list. Values larger than the compression threshold are gzipped
+ * when that makes them smaller. Immutable and thread-safe.
+ *
+ * <p>The allow-list always admits {@code java.lang}, {@code java.util}, {@code java.time} and
+ * {@code java.math}; add your own classes with {@link Builder#allow(String...)}, in
+ * {@link ObjectInputFilter.Config#createFilter} pattern syntax ({@code com.example.**}).
+ */
+public final class DefaultTranscoder implements Transcoder<Object> {
+
+    static final int SERIALIZED = 1;
+    static final int COMPRESSED = 1 << 1;
+    static final int BYTES = 8 << ValueType.SHIFT;
+
+    /** The threshold above which values are compressed unless configured otherwise: 16 KiB. */
+    public static final int DEFAULT_COMPRESSION_THRESHOLD = 16 * 1024;
+
+    private static final List<String> ALWAYS_ALLOWED = List.of("java.lang.*", "java.util.*", "java.time.*", "java.math.*");
+
+    private final int compressionThreshold;
+    private final ObjectInputFilter filter;
+    private final List<String> allowed;
+
+    private DefaultTranscoder(int compressionThreshold, List<String> allowed) {
+        this.compressionThreshold = compressionThreshold;
+        this.allowed = List.copyOf(allowed);
+        this.filter = ObjectInputFilter.Config.createFilter(String.join(";", allowed) + ";!*");
+    }
+
+    /** A transcoder with the default threshold and only the JDK's value classes allowed. */
+    public static DefaultTranscoder create() {
+        return builder().build();
+    }
+
+    /** A builder for a transcoder with other settings. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    @Override
+    public CachedData encode(Object value) {
+        if (value == null) {
+            throw new TranscoderException("memcached cannot store null");
+        }
+        int flags;
+        byte[] bytes;
+        ValueType type = ValueType.ofValue(value);
+        if (type != null) {
+            flags = type.flags();
+            bytes = value.toString().getBytes(StandardCharsets.UTF_8);
+        } else if (value instanceof byte[] raw) {
+            flags = BYTES;
+            bytes = raw;
+        } else if (value instanceof Serializable) {
+            flags = SERIALIZED;
+            bytes = serialize(value);
+        } else {
+            throw new TranscoderException(value.getClass().getName() + " is neither a String, a primitive, byte[] nor Serializable");
+        }
+        if (bytes.length > compressionThreshold) {
+            byte[] compressed = gzip(bytes);
+            if (compressed.length < bytes.length) {
+                return new CachedData(flags | COMPRESSED, compressed);
+            }
+        }
+        return new CachedData(flags, bytes);
+    }
+
+    @Override
+    public Object decode(CachedData data) {
+        int flags = data.flags();
+        byte[] bytes = (flags & COMPRESSED) != 0 ? gunzip(data.bytes()) : data.bytes();
+        if ((flags & SERIALIZED) != 0) {
+            return deserialize(bytes);
+        }
+        if ((flags & ValueType.MASK) == BYTES) {
+            return bytes;
+        }
+        ValueType type = ValueType.ofFlags(flags);
+        if (type == null) {
+            throw new TranscoderException("unknown flags 0x" + Integer.toHexString(flags) + " on a stored item");
+        }
+        try {
+            return type.decode(bytes);
+        } catch (RuntimeException e) {
+            throw new TranscoderException("stored bytes are not a valid " + type, e);
+        }
+    }
+
+    /** The size above which values are compressed. */
+    public int compressionThreshold() {
+        return compressionThreshold;
+    }
+
+    /** The allow-list patterns, including the JDK ones that are always there. */
+    public List<String> allowedClasses() {
+        return allowed;
+    }
+
+    private static byte[] serialize(Object value) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+            out.writeObject(value);
+        } catch (IOException e) {
+            throw new TranscoderException("could not serialize " + value.getClass().getName(), e);
+        }
+        return bytes.toByteArray();
+    }
+
+    private Object deserialize(byte[] bytes) {
+        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes))) {
+            in.setObjectInputFilter(filter);
+            return in.readObject();
+        } catch (InvalidClassException e) {
+            throw new TranscoderException("deserialization rejected by the allow-list " + allowed
+                    + " (add the class with DefaultTranscoder.builder().allow(...)): " + e.getMessage(), e);
+        } catch (IOException | ClassNotFoundException e) {
+            throw new TranscoderException("could not deserialize a stored value", e);
+        }
+    }
+
+    private static byte[] gzip(byte[] bytes) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(bytes.length / 2);
+        try (GZIPOutputStream gzip = new GZIPOutputStream(out)) {
+            gzip.write(bytes);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toByteArray();
+    }
+
+    private static byte[] gunzip(byte[] bytes) {
+        try (GZIPInputStream gzip = new GZIPInputStream(new ByteArrayInputStream(bytes))) {
+            return gzip.readAllBytes();
+        } catch (IOException e) {
+            throw new TranscoderException("a stored value flagged as compressed is not valid gzip", e);
+        }
+    }
+
+    /** Builds a {@link DefaultTranscoder}. Not thread-safe. */
+    public static final class Builder {
+
+        private int compressionThreshold = DEFAULT_COMPRESSION_THRESHOLD;
+        private final List<String> allowed = new ArrayList<>(ALWAYS_ALLOWED);
+
+        private Builder() {
+        }
+
+        /** Values larger than this many bytes are compressed (default 16 KiB); {@link Integer#MAX_VALUE} turns compression off. */
+        public Builder compressionThreshold(int bytes) {
+            if (bytes < 0) {
+                throw new IllegalArgumentException("compression threshold must be >= 0, was " + bytes);
+            }
+            this.compressionThreshold = bytes;
+            return this;
+        }
+
+        /** Adds allow-list patterns for deserialization, such as {@code com.example.model.*} or {@code com.example.**}. */
+        public Builder allow(String... patterns) {
+            for (String pattern : patterns) {
+                if (pattern.isBlank() || pattern.contains(";") || pattern.startsWith("!")) {
+                    throw new IllegalArgumentException("not an allow pattern: '" + pattern + "'");
+                }
+                allowed.add(pattern.trim());
+            }
+            return this;
+        }
+
+        public DefaultTranscoder build() {
+            return new DefaultTranscoder(compressionThreshold, allowed);
+        }
+    }
+}

@@ -1,0 +1,126 @@
+package dev.grizzlyboot.memcached;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+
+import dev.grizzlyboot.testsupport.MemcachedExtension;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Bad keys and values get typed errors, nothing stored is lost, and the connection in use stays
+ * the same one (the server's connection count does not move).
+ */
+class BadInputTest {
+
+    @RegisterExtension
+    static MemcachedExtension memcached = MemcachedExtension.server();
+
+    static MemcachedClient client;
+    static BlockingMemcachedClient blocking;
+
+    @BeforeAll
+    static void connect() {
+        client = MemcachedClient.builder().servers(memcached.addressList()).connectionsPerServer(1, 1).build();
+        blocking = client.blocking();
+        blocking.set("kept", "safe", Duration.ZERO);
+    }
+
+    @AfterAll
+    static void close() {
+        client.close();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "has space", "tab\there", "new\nline", "nul\u0000byte", "del\u007f"})
+    void keysMemcachedWouldRejectFailBeforeSending(String key) {
+        String connectionsBefore = totalConnections();
+        assertThatThrownBy(() -> blocking.set(key, "v", Duration.ZERO)).isInstanceOf(InvalidKeyException.class);
+        assertThatThrownBy(() -> blocking.get(key)).isInstanceOf(InvalidKeyException.class);
+        assertStillHealthy(connectionsBefore);
+    }
+
+    @Test
+    void keyOver250BytesFailsBeforeSending() {
+        String connectionsBefore = totalConnections();
+        String longKey = "k".repeat(251);
+        assertThatThrownBy(() -> blocking.get(longKey)).isInstanceOf(InvalidKeyException.class)
+                .hasMessageContaining("251 bytes");
+        // 250 bytes is fine, counted in UTF-8 bytes, not characters.
+        blocking.set("k".repeat(250), "edge", Duration.ZERO);
+        assertThat(blocking.get("k".repeat(250))).isEqualTo("edge");
+        assertThatThrownBy(() -> blocking.get("é".repeat(126))).isInstanceOf(InvalidKeyException.class);
+        assertStillHealthy(connectionsBefore);
+    }
+
+    @Test
+    void nullKeyAndNullValueAreTypedErrors() {
+        assertThatThrownBy(() -> blocking.get(null)).isInstanceOf(InvalidKeyException.class);
+        assertThatThrownBy(() -> blocking.set("null-value", null, Duration.ZERO)).isInstanceOf(TranscoderException.class);
+        assertThatThrownBy(() -> blocking.set("negative", "v", Duration.ofSeconds(-1)))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void valueOverTheClientLimitFailsBeforeSending() {
+        String connectionsBefore = totalConnections();
+        assertThatThrownBy(() -> blocking.set("big", incompressible(1024 * 1024 + 1), Duration.ZERO))
+                .isInstanceOf(ValueTooLargeException.class).hasMessageContaining("maxItemSize");
+        assertThat(blocking.get("big")).isNull();
+        assertStillHealthy(connectionsBefore);
+    }
+
+    @Test
+    void valueOverTheServerLimitIsTooLargeFromTheServer() {
+        try (MemcachedClient lenient = MemcachedClient.builder().servers(memcached.addressList())
+                .connectionsPerServer(1, 1).maxItemSize(8 * 1024 * 1024).build()) {
+            lenient.blocking().set("big", "old", Duration.ZERO);
+            assertThatThrownBy(() -> lenient.blocking().set("big", incompressible(2 * 1024 * 1024), Duration.ZERO))
+                    .isInstanceOfSatisfying(ValueTooLargeException.class,
+                            e -> assertThat(e.status()).isEqualTo(ServerStatus.VALUE_TOO_LARGE));
+            // memcached drops the old item when a replacement is too large; other keys are untouched.
+            assertThat(lenient.blocking().get("kept")).isEqualTo("safe");
+            lenient.blocking().set("after", "works", Duration.ZERO);
+            assertThat(lenient.blocking().get("after")).isEqualTo("works");
+        }
+    }
+
+    @Test
+    void rejectedDeserializationIsATypedErrorAndLeavesTheValueStored() {
+        blocking.set("foreign", new ForeignValue("x"), Duration.ZERO);
+        assertThatThrownBy(() -> blocking.get("foreign")).isInstanceOf(TranscoderException.class)
+                .hasMessageContaining("allow-list");
+        try (MemcachedClient allowing = MemcachedClient.builder().servers(memcached.addressList())
+                .transcoder(dev.grizzlyboot.memcached.transcoder.DefaultTranscoder.builder()
+                        .allow(ForeignValue.class.getName()).build())
+                .build()) {
+            assertThat(allowing.blocking().get("foreign")).isEqualTo(new ForeignValue("x"));
+        }
+    }
+
+    record ForeignValue(String name) implements java.io.Serializable {
+    }
+
+    private void assertStillHealthy(String connectionsBefore) {
+        assertThat(blocking.get("kept")).isEqualTo("safe");
+        // Reading the stats opens one connection of its own; the client must not have opened any.
+        assertThat(Integer.parseInt(totalConnections())).isEqualTo(Integer.parseInt(connectionsBefore) + 1);
+    }
+
+    private static String totalConnections() {
+        return memcached.first().stats().get("total_connections");
+    }
+
+    /** Random bytes, so that compression cannot shrink them under the limit. */
+    static byte[] incompressible(int size) {
+        byte[] bytes = new byte[size];
+        new java.util.Random(size).nextBytes(bytes);
+        return bytes;
+    }
+}

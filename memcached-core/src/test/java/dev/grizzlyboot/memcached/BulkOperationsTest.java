@@ -1,0 +1,150 @@
+package dev.grizzlyboot.memcached;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import dev.grizzlyboot.testsupport.MemcachedExtension;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** Bulk operations report every key's outcome, across servers, in call order. */
+class BulkOperationsTest {
+
+    @RegisterExtension
+    static MemcachedExtension memcached = MemcachedExtension.servers(2);
+
+    static MemcachedClient client;
+    static BlockingMemcachedClient blocking;
+
+    @BeforeAll
+    static void connect() {
+        client = MemcachedClient.builder().servers(memcached.addresses()).build();
+        blocking = client.blocking();
+    }
+
+    @AfterAll
+    static void close() {
+        client.close();
+    }
+
+    static List<String> keys(int count) {
+        String prefix = UUID.randomUUID().toString();
+        List<String> keys = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            keys.add(prefix + ":" + i);
+        }
+        return keys;
+    }
+
+    @Test
+    void setMultiThenGetMultiAcrossBothServers() {
+        List<String> keys = keys(200);
+        Map<String, Object> values = new LinkedHashMap<>();
+        keys.forEach(k -> values.put(k, "value-of-" + k));
+        BulkResult<Object> stored = blocking.setMulti(values, Duration.ZERO);
+        assertThat(stored.asMap().values()).allMatch(r -> r.outcome() == Outcome.STORED);
+        assertThat(keys.stream().map(client::serverFor).distinct()).hasSize(2);
+
+        List<String> withMisses = new ArrayList<>(keys);
+        withMisses.add("missing-" + UUID.randomUUID());
+        BulkResult<Object> read = blocking.getMulti(withMisses);
+        assertThat(read.size()).isEqualTo(201);
+        assertThat(read.values()).isEqualTo(values);
+        assertThat(new ArrayList<>(read.asMap().keySet())).isEqualTo(withMisses);
+        assertThat(read.outcome(withMisses.get(200))).isEqualTo(Outcome.NOT_FOUND);
+        // Each value really is on the server Ketama picked, checked over the text protocol.
+        String sample = keys.get(17);
+        int owner = client.servers().indexOf(client.serverFor(sample));
+        assertThat(memcached.get(owner).textCommand("get " + sample).get(0)).startsWith("VALUE " + sample);
+        assertThat(memcached.get(1 - owner).textCommand("get " + sample)).containsExactly("END");
+    }
+
+    @Test
+    void deleteMultiReportsDeletedAndNotFound() {
+        List<String> keys = keys(10);
+        blocking.setMulti(Map.of(keys.get(0), "a", keys.get(1), "b"), Duration.ZERO);
+        BulkResult<Object> deleted = blocking.deleteMulti(keys);
+        assertThat(deleted.outcome(keys.get(0))).isEqualTo(Outcome.DELETED);
+        assertThat(deleted.outcome(keys.get(1))).isEqualTo(Outcome.DELETED);
+        assertThat(deleted.outcome(keys.get(5))).isEqualTo(Outcome.NOT_FOUND);
+        assertThat(blocking.getMulti(keys).values()).isEmpty();
+    }
+
+    @Test
+    void getsMultiAndCasMultiReportStoredExistsAndNotFound() {
+        List<String> keys = keys(3);
+        blocking.setMulti(Map.of(keys.get(0), "a0", keys.get(1), "b0"), Duration.ZERO);
+        BulkResult<Object> read = blocking.getsMulti(keys);
+        long casA = read.get(keys.get(0)).cas();
+        long casB = read.get(keys.get(1)).cas();
+        assertThat(casA).isNotZero();
+        blocking.set(keys.get(1), "b-changed-meanwhile", Duration.ZERO);
+
+        Map<String, CasValue<?>> updates = new LinkedHashMap<>();
+        updates.put(keys.get(0), new CasValue<>("a1", casA));
+        updates.put(keys.get(1), new CasValue<>("b1", casB));
+        updates.put(keys.get(2), new CasValue<>("c1", 99));
+        BulkResult<Object> result = blocking.casMulti(updates, Duration.ZERO);
+        assertThat(result.outcome(keys.get(0))).isEqualTo(Outcome.STORED);
+        assertThat(result.outcome(keys.get(1))).isEqualTo(Outcome.EXISTS);
+        assertThat(result.outcome(keys.get(2))).isEqualTo(Outcome.NOT_FOUND);
+        assertThat(blocking.get(keys.get(0))).isEqualTo("a1");
+        assertThat(blocking.get(keys.get(1))).isEqualTo("b-changed-meanwhile");
+    }
+
+    @Test
+    void invalidKeysAndOversizedValuesFailOnlyThemselves() {
+        List<String> keys = keys(2);
+        Map<String, Object> values = new LinkedHashMap<>();
+        values.put(keys.get(0), "fine");
+        values.put("bad key", "has a space");
+        values.put(keys.get(1), incompressible(2 * 1024 * 1024));
+        BulkResult<Object> result = blocking.setMulti(values, Duration.ZERO);
+        assertThat(result.outcome(keys.get(0))).isEqualTo(Outcome.STORED);
+        assertThat(result.get("bad key").error()).isInstanceOf(InvalidKeyException.class);
+        assertThat(result.get(keys.get(1)).error()).isInstanceOf(ValueTooLargeException.class);
+        assertThat(result.errors()).containsOnlyKeys("bad key", keys.get(1));
+        assertThat(blocking.get(keys.get(0))).isEqualTo("fine");
+    }
+
+    @Test
+    void serverSideErrorsArePerKey() {
+        // The client's own limit is raised so the server itself refuses the value.
+        try (MemcachedClient lenient = MemcachedClient.builder().servers(memcached.addresses())
+                .maxItemSize(4 * 1024 * 1024).build()) {
+            List<String> keys = keys(3);
+            Map<String, Object> values = new LinkedHashMap<>();
+            values.put(keys.get(0), "small");
+            values.put(keys.get(1), incompressible(1024 * 1024 + 1));
+            values.put(keys.get(2), "also small");
+            BulkResult<Object> result = lenient.blocking().setMulti(values, Duration.ZERO);
+            assertThat(result.outcome(keys.get(0))).isEqualTo(Outcome.STORED);
+            assertThat(result.get(keys.get(1)).error()).isInstanceOf(ValueTooLargeException.class);
+            assertThat(result.outcome(keys.get(2))).isEqualTo(Outcome.STORED);
+        }
+    }
+
+    @Test
+    void duplicateKeysAreReadOnce() {
+        List<String> keys = keys(1);
+        blocking.set(keys.get(0), "v", Duration.ZERO);
+        BulkResult<Object> result = blocking.getMulti(List.of(keys.get(0), keys.get(0)));
+        assertThat(result.size()).isEqualTo(1);
+        assertThat(result.values()).containsEntry(keys.get(0), "v");
+    }
+
+    /** Random bytes, so that compression cannot shrink them under the limit. */
+    static byte[] incompressible(int size) {
+        byte[] bytes = new byte[size];
+        new java.util.Random(size).nextBytes(bytes);
+        return bytes;
+    }
+}

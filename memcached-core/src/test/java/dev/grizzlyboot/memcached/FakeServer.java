@@ -1,0 +1,102 @@
+package dev.grizzlyboot.memcached;
+
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A tiny binary-protocol server for faults real memcached never produces. Each accepted
+ * connection reads requests and answers each with whatever {@link Behaviour} the test chose for
+ * that connection (numbered from 0).
+ */
+final class FakeServer implements AutoCloseable {
+
+    /** How one connection answers one request. */
+    interface Behaviour {
+        /** Writes the answer to a request with this opaque; returns false to close the connection. */
+        boolean answer(OutputStream out, int opaque) throws IOException;
+    }
+
+    /** A proper "key not found" answer: what a healthy server says to GET on a missing key. */
+    static final Behaviour MISS = (out, opaque) -> {
+        out.write(header(0x01, opaque, 0));
+        return true;
+    };
+
+    private final ServerSocket socket;
+    private final AtomicInteger connections = new AtomicInteger();
+
+    FakeServer(java.util.function.IntFunction<Behaviour> behaviourForConnection) throws IOException {
+        socket = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"));
+        Thread acceptor = new Thread(() -> {
+            while (!socket.isClosed()) {
+                try {
+                    Socket accepted = socket.accept();
+                    Behaviour behaviour = behaviourForConnection.apply(connections.getAndIncrement());
+                    Thread serve = new Thread(() -> serve(accepted, behaviour), "fake-memcached-conn");
+                    serve.setDaemon(true);
+                    serve.start();
+                } catch (IOException e) {
+                    return;
+                }
+            }
+        }, "fake-memcached-accept");
+        acceptor.setDaemon(true);
+        acceptor.start();
+    }
+
+    String address() {
+        return "127.0.0.1:" + socket.getLocalPort();
+    }
+
+    int connectionsAccepted() {
+        return connections.get();
+    }
+
+    /** A response header with the given status and opaque, followed by {@code bodyLength} body bytes the caller writes. */
+    static byte[] header(int status, int opaque, int bodyLength) {
+        byte[] header = new byte[24];
+        header[0] = (byte) 0x81;
+        header[6] = (byte) (status >>> 8);
+        header[7] = (byte) status;
+        header[8] = (byte) (bodyLength >>> 24);
+        header[9] = (byte) (bodyLength >>> 16);
+        header[10] = (byte) (bodyLength >>> 8);
+        header[11] = (byte) bodyLength;
+        header[12] = (byte) (opaque >>> 24);
+        header[13] = (byte) (opaque >>> 16);
+        header[14] = (byte) (opaque >>> 8);
+        header[15] = (byte) opaque;
+        return header;
+    }
+
+    private static void serve(Socket connection, Behaviour behaviour) {
+        try (connection) {
+            DataInputStream in = new DataInputStream(connection.getInputStream());
+            OutputStream out = connection.getOutputStream();
+            byte[] header = new byte[24];
+            while (true) {
+                in.readFully(header);
+                int bodyLength = ((header[8] & 0xFF) << 24) | ((header[9] & 0xFF) << 16) | ((header[10] & 0xFF) << 8) | (header[11] & 0xFF);
+                int opaque = ((header[12] & 0xFF) << 24) | ((header[13] & 0xFF) << 16) | ((header[14] & 0xFF) << 8) | (header[15] & 0xFF);
+                in.skipNBytes(bodyLength);
+                if (!behaviour.answer(out, opaque)) {
+                    out.flush();
+                    return;
+                }
+                out.flush();
+            }
+        } catch (IOException e) {
+            // the client went away; nothing to do
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        socket.close();
+    }
+}

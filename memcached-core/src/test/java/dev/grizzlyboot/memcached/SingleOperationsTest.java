@@ -1,0 +1,196 @@
+package dev.grizzlyboot.memcached;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import dev.grizzlyboot.memcached.cluster.ServerAddress;
+import dev.grizzlyboot.memcached.transcoder.Transcoder;
+import dev.grizzlyboot.testsupport.MemcachedExtension;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** Every single-key and server-wide operation against a real memcached. */
+class SingleOperationsTest {
+
+    @RegisterExtension
+    static MemcachedExtension memcached = MemcachedExtension.server();
+
+    static MemcachedClient client;
+    static BlockingMemcachedClient blocking;
+
+    @BeforeAll
+    static void connect() {
+        client = MemcachedClient.builder().servers(memcached.addressList()).build();
+        blocking = client.blocking();
+    }
+
+    @AfterAll
+    static void close() {
+        client.close();
+    }
+
+    static String key() {
+        return "k-" + UUID.randomUUID();
+    }
+
+    @Test
+    void setThenGetAndMissIsNull() {
+        String key = key();
+        assertThat(blocking.get(key)).isNull();
+        blocking.set(key, "hello", Duration.ZERO);
+        assertThat(blocking.get(key)).isEqualTo("hello");
+    }
+
+    @Test
+    void stringsAreStoredAsPlainUtf8WithFlagsZeroForOtherClients() {
+        String key = key();
+        blocking.set(key, "grüße", Duration.ZERO);
+        List<String> reply = memcached.first().textCommand("get " + key);
+        assertThat(reply.get(0)).isEqualTo("VALUE " + key + " 0 7");
+        assertThat(reply.get(1)).isEqualTo("grüße");
+    }
+
+    @Test
+    void readsWhatAnotherClientStored() {
+        String key = key();
+        memcached.first().textCommand("set " + key + " 0 0 5\r\nplain");
+        assertThat(blocking.get(key, Transcoder.string())).isEqualTo("plain");
+        assertThat(blocking.get(key)).isEqualTo("plain");
+    }
+
+    @Test
+    void addOnlyWhenAbsentReplaceOnlyWhenPresent() {
+        String key = key();
+        assertThat(blocking.replace(key, "x", Duration.ZERO)).isFalse();
+        assertThat(blocking.add(key, "first", Duration.ZERO)).isTrue();
+        assertThat(blocking.add(key, "second", Duration.ZERO)).isFalse();
+        assertThat(blocking.get(key)).isEqualTo("first");
+        assertThat(blocking.replace(key, "third", Duration.ZERO)).isTrue();
+        assertThat(blocking.get(key)).isEqualTo("third");
+    }
+
+    @Test
+    void appendAndPrepend() {
+        String key = key();
+        assertThat(blocking.append(key, "x")).isFalse();
+        blocking.set(key, "middle", Duration.ZERO);
+        assertThat(blocking.append(key, "-end")).isTrue();
+        assertThat(blocking.prepend(key, "start-")).isTrue();
+        assertThat(blocking.get(key)).isEqualTo("start-middle-end");
+    }
+
+    @Test
+    void casStoresOnlyWithTheCurrentToken() {
+        String key = key();
+        assertThat(blocking.gets(key)).isNull();
+        assertThat(blocking.cas(key, "v", 12345, Duration.ZERO)).isEqualTo(CasResult.NOT_FOUND);
+        blocking.set(key, "v1", Duration.ZERO);
+        CasValue<Object> read = blocking.gets(key);
+        assertThat(read.value()).isEqualTo("v1");
+        assertThat(read.cas()).isNotZero();
+        assertThat(blocking.cas(key, "v2", read.cas(), Duration.ZERO)).isEqualTo(CasResult.STORED);
+        assertThat(blocking.cas(key, "v3", read.cas(), Duration.ZERO)).isEqualTo(CasResult.EXISTS);
+        assertThat(blocking.get(key)).isEqualTo("v2");
+    }
+
+    @Test
+    void deleteReportsWhetherTheKeyWasThere() {
+        String key = key();
+        blocking.set(key, "v", Duration.ZERO);
+        assertThat(blocking.delete(key)).isTrue();
+        assertThat(blocking.delete(key)).isFalse();
+        assertThat(blocking.get(key)).isNull();
+    }
+
+    @Test
+    void countersWithAndWithoutInitialValue() {
+        String key = key();
+        assertThatThrownBy(() -> blocking.incr(key, 1)).isInstanceOf(KeyNotFoundException.class)
+                .hasMessageContaining(key);
+        assertThat(blocking.incr(key, 5, 10, Duration.ZERO)).isEqualTo(10);
+        assertThat(blocking.incr(key, 5)).isEqualTo(15);
+        assertThat(blocking.decr(key, 20)).isZero();
+        assertThat(blocking.decr(key + "-d", 1, 7, Duration.ZERO)).isEqualTo(7);
+    }
+
+    @Test
+    void longsAreDecimalTextSoCountersWorkOnThem() {
+        String key = key();
+        blocking.set(key, 41L, Duration.ZERO);
+        assertThat(blocking.incr(key, 1)).isEqualTo(42);
+        assertThat(blocking.get(key, Transcoder.string())).isEqualTo("42");
+    }
+
+    @Test
+    void incrOnNonNumericValueIsATypedError() {
+        String key = key();
+        blocking.set(key, "abc", Duration.ZERO);
+        assertThatThrownBy(() -> blocking.incr(key, 1)).isInstanceOfSatisfying(MemcachedStatusException.class,
+                e -> assertThat(e.status()).isEqualTo(ServerStatus.NON_NUMERIC_VALUE));
+    }
+
+    @Test
+    void shortExpiryExpires() {
+        String key = key();
+        blocking.set(key, "soon gone", Duration.ofSeconds(1));
+        assertThat(blocking.get(key)).isEqualTo("soon gone");
+        await().atMost(Duration.ofSeconds(5)).until(() -> blocking.get(key) == null);
+    }
+
+    @Test
+    void expiryOverThirtyDaysIsSentAsAbsoluteTime() {
+        String key = key();
+        blocking.set(key, "v", Duration.ofDays(45));
+        long ttl = ttlOnServer(key);
+        // memcached's clock ticks once a second, so the remaining TTL can read one second long.
+        assertThat(ttl).isBetween(Duration.ofDays(45).toSeconds() - 60, Duration.ofDays(45).toSeconds() + 1);
+    }
+
+    @Test
+    void touchAndGetAndTouchChangeTheExpiry() {
+        String key = key();
+        assertThat(blocking.touch(key, Duration.ofSeconds(10))).isFalse();
+        blocking.set(key, "v", Duration.ofSeconds(100));
+        assertThat(blocking.touch(key, Duration.ofSeconds(1000))).isTrue();
+        assertThat(ttlOnServer(key)).isBetween(990L, 1001L);
+        assertThat(blocking.getAndTouch(key, Duration.ofSeconds(2000))).isEqualTo("v");
+        assertThat(ttlOnServer(key)).isBetween(1990L, 2001L);
+        assertThat(blocking.getAndTouch(key + "-missing", Duration.ofSeconds(1))).isNull();
+    }
+
+    @Test
+    void noopVersionStatsAndFlush() {
+        blocking.noop();
+        Map<ServerAddress, String> versions = blocking.version();
+        assertThat(versions).hasSize(1);
+        assertThat(versions.values().iterator().next()).startsWith("1.");
+        assertThat(blocking.stats().values().iterator().next()).containsKeys("pid", "curr_connections", "cmd_get");
+        assertThat(blocking.stats("settings").values().iterator().next()).containsEntry("item_size_max", "1048576");
+
+        String key = key();
+        blocking.set(key, "v", Duration.ZERO);
+        blocking.flushAll();
+        assertThat(blocking.get(key)).isNull();
+    }
+
+    @Test
+    void serializableValuesRoundTrip() {
+        String key = key();
+        blocking.set(key, new java.util.ArrayList<>(List.of(1, "two", 3.0)), Duration.ZERO);
+        assertThat(blocking.get(key)).isEqualTo(List.of(1, "two", 3.0));
+    }
+
+    private static long ttlOnServer(String key) {
+        String reply = memcached.first().textCommand("mg " + key + " t").get(0);
+        assertThat(reply).startsWith("HD t");
+        return Long.parseLong(reply.substring("HD t".length()).trim());
+    }
+}
