@@ -1,0 +1,77 @@
+package dev.grizzlyboot.thrift.client;
+
+import java.util.List;
+
+import org.apache.thrift.TApplicationException;
+import org.apache.thrift.TBase;
+import org.apache.thrift.TException;
+import org.apache.thrift.protocol.TProtocol;
+import org.apache.thrift.transport.TTransportException;
+
+/**
+ * Runs one call on a pooled connection with the retry rules: a transport failure moves on to the
+ * next server unless the request was sent and the method is not idempotent; every other outcome
+ * (a result, a declared exception, a {@code TApplicationException}) returns to the caller as it
+ * is. Thread-safe.
+ */
+final class CallRunner {
+    /** The generated client's work on one connection's protocol. */
+    interface RemoteCall {
+        Object run(TProtocol protocol) throws Throwable;
+    }
+
+    private final ServerRotation rotation;
+    private final int retries;
+
+    CallRunner(ServerRotation rotation, int retries) {
+        this.rotation = rotation;
+        this.retries = retries;
+    }
+
+    Object run(String method, boolean idempotent, RemoteCall call) throws Throwable {
+        List<ServerPool> order = rotation.order();
+        ThriftTransportFailureException failure = null;
+        for (int attempt = 0; attempt <= retries; attempt++) {
+            ServerPool pool = order.get(attempt % order.size());
+            PooledConnection connection;
+            try {
+                connection = pool.borrow(method);
+            } catch (ThriftTransportFailureException e) {
+                failure = e;
+                continue;
+            }
+            boolean reusable = false;
+            try {
+                connection.transport.beginCall();
+                Object result = call.run(connection.protocol);
+                reusable = true;
+                return result;
+            } catch (TTransportException e) {
+                boolean sent = connection.transport.requestSent();
+                failure = new ThriftTransportFailureException(pool.name, method, sent, e);
+                if (sent && !idempotent) {
+                    throw failure;
+                }
+            } catch (TApplicationException e) {
+                reusable = replyWasWhole(e);
+                throw e;
+            } catch (TException e) {
+                // Declared exceptions are generated TBase structs read whole from the reply;
+                // anything else (a protocol error) leaves the stream position unknown.
+                reusable = e instanceof TBase;
+                throw e;
+            } finally {
+                pool.giveBack(connection, reusable);
+            }
+        }
+        throw failure;
+    }
+
+    private static boolean replyWasWhole(TApplicationException e) {
+        int type = e.getType();
+        return type != TApplicationException.BAD_SEQUENCE_ID
+                && type != TApplicationException.WRONG_METHOD_NAME
+                && type != TApplicationException.INVALID_MESSAGE_TYPE
+                && type != TApplicationException.PROTOCOL_ERROR;
+    }
+}

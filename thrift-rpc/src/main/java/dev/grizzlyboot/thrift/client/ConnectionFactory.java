@@ -1,0 +1,126 @@
+package dev.grizzlyboot.thrift.client;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLParameters;
+
+import dev.grizzlyboot.thrift.transport.ClientFrameTransport;
+import dev.grizzlyboot.thrift.transport.ThriftClientFilter;
+import dev.grizzlyboot.thrift.transport.ThriftFrameFilter;
+import org.apache.thrift.TConfiguration;
+import org.apache.thrift.protocol.TProtocolFactory;
+import org.apache.thrift.transport.TTransportException;
+import org.glassfish.grizzly.Connection;
+import org.glassfish.grizzly.filterchain.FilterChainBuilder;
+import org.glassfish.grizzly.filterchain.TransportFilter;
+import org.glassfish.grizzly.impl.FutureImpl;
+import org.glassfish.grizzly.nio.transport.TCPNIOTransport;
+import org.glassfish.grizzly.nio.transport.TCPNIOTransportBuilder;
+import org.glassfish.grizzly.ssl.SSLEngineConfigurator;
+import org.glassfish.grizzly.ssl.SSLFilter;
+import org.glassfish.grizzly.strategies.SameThreadIOStrategy;
+import org.glassfish.grizzly.threadpool.ThreadPoolConfig;
+import org.glassfish.grizzly.utils.Futures;
+
+/**
+ * Opens client connections on one Grizzly transport shared by every server of a client. Replies
+ * only complete futures, so the selector threads handle them directly (same-thread strategy)
+ * without a hop to a worker. Thread-safe.
+ */
+final class ConnectionFactory implements AutoCloseable {
+    private final ClientSettings settings;
+    private final TConfiguration configuration;
+    private final TProtocolFactory protocols;
+    private final SSLFilter sslFilter;
+    private final TCPNIOTransport transport;
+
+    ConnectionFactory(ClientSettings settings) {
+        this.settings = settings;
+        this.configuration = new TConfiguration(
+                settings.maxFrameSize, settings.maxFrameSize, TConfiguration.DEFAULT_RECURSION_DEPTH);
+        this.protocols = settings.protocol.factory();
+        FilterChainBuilder chain = FilterChainBuilder.stateless().add(new TransportFilter());
+        if (settings.sslContext != null) {
+            SSLEngineConfigurator client = new SSLEngineConfigurator(settings.sslContext, true, false, false);
+            if (settings.verifyHostname) {
+                SSLParameters parameters = new SSLParameters();
+                parameters.setEndpointIdentificationAlgorithm("HTTPS");
+                client.setSSLParameters(parameters);
+            }
+            sslFilter = new SSLFilter(new SSLEngineConfigurator(settings.sslContext, false, false, false), client);
+            chain.add(sslFilter);
+        } else {
+            sslFilter = null;
+        }
+        chain.add(new ThriftFrameFilter(settings.maxFrameSize)).add(new ThriftClientFilter());
+        transport = TCPNIOTransportBuilder.newInstance()
+                .setName("grizzlyboot-thrift-client")
+                .setIOStrategy(SameThreadIOStrategy.getInstance())
+                .setWorkerThreadPoolConfig(null)
+                .setSelectorRunnersCount(settings.selectorThreads)
+                .setSelectorThreadPoolConfig(ThreadPoolConfig.defaultConfig()
+                        .setPoolName("grizzlyboot-thrift-client-selector")
+                        .setDaemon(true)
+                        .setCorePoolSize(settings.selectorThreads)
+                        .setMaxPoolSize(settings.selectorThreads))
+                .setTcpNoDelay(true)
+                .setProcessor(chain.build())
+                .build();
+        try {
+            transport.start();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot start the Thrift client transport", e);
+        }
+    }
+
+    /** Connects (and for TLS, completes the handshake) within the connect timeout. */
+    PooledConnection open(InetSocketAddress address) throws IOException, TTransportException {
+        long timeoutNanos = settings.connectTimeout.toNanos();
+        long deadline = System.nanoTime() + timeoutNanos;
+        Future<Connection> connecting = transport.connect(address);
+        Connection<?> connection = await(connecting, timeoutNanos, address);
+        try {
+            if (sslFilter != null) {
+                FutureImpl<SSLEngine> handshake = Futures.createSafeFuture();
+                sslFilter.handshake(connection, Futures.toCompletionHandler(handshake));
+                await(handshake, deadline - System.nanoTime(), address);
+            }
+            ClientFrameTransport frames = new ClientFrameTransport(connection, configuration, settings.readTimeout);
+            return new PooledConnection(frames, protocols.getProtocol(frames));
+        } catch (IOException | TTransportException | RuntimeException e) {
+            connection.closeSilently();
+            throw e;
+        }
+    }
+
+    private static <T> T await(Future<T> future, long timeoutNanos, InetSocketAddress address) throws IOException {
+        try {
+            return future.get(Math.max(0, timeoutNanos), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            future.cancel(true);
+            throw new IOException("connect to " + address + " timed out", e);
+        } catch (ExecutionException e) {
+            throw new IOException("connect to " + address + " failed: " + e.getCause(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            future.cancel(true);
+            throw new IOException("interrupted while connecting to " + address, e);
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            transport.shutdownNow();
+        } catch (IOException e) {
+            System.getLogger(ConnectionFactory.class.getName())
+                    .log(System.Logger.Level.WARNING, "error while shutting down the Thrift client transport", e);
+        }
+    }
+}

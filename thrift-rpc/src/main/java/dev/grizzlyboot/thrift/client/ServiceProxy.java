@@ -1,0 +1,59 @@
+package dev.grizzlyboot.thrift.client;
+
+import java.lang.reflect.Constructor;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.util.Set;
+
+import org.apache.thrift.protocol.TMultiplexedProtocol;
+import org.apache.thrift.protocol.TProtocol;
+
+/**
+ * The invocation handler behind a typed proxy: each call builds the generated {@code Client} on a
+ * borrowed connection's protocol (wrapped for multiplexing when a service name is set) and runs
+ * the same method on it. Holds no per-call state, so one proxy serves any number of threads.
+ */
+final class ServiceProxy implements InvocationHandler {
+    private final Class<?> iface;
+    private final Constructor<?> clientConstructor;
+    private final String serviceName;
+    private final Set<String> idempotentMethods;
+    private final CallRunner runner;
+
+    ServiceProxy(Class<?> iface, Constructor<?> clientConstructor, String serviceName,
+                 Set<String> idempotentMethods, CallRunner runner) {
+        this.iface = iface;
+        this.clientConstructor = clientConstructor;
+        this.serviceName = serviceName;
+        this.idempotentMethods = Set.copyOf(idempotentMethods);
+        this.runner = runner;
+    }
+
+    @Override
+    public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+        if (method.getDeclaringClass() == Object.class) {
+            return objectMethod(proxy, method, args);
+        }
+        String name = method.getName();
+        return runner.run(name, idempotentMethods.contains(name), protocol -> {
+            TProtocol wire = serviceName == null ? protocol : new TMultiplexedProtocol(protocol, serviceName);
+            try {
+                return method.invoke(clientConstructor.newInstance(wire), args);
+            } catch (InvocationTargetException e) {
+                throw e.getCause();
+            }
+        });
+    }
+
+    private Object objectMethod(Object proxy, Method method, Object[] args) {
+        switch (method.getName()) {
+            case "equals":
+                return proxy == args[0];
+            case "hashCode":
+                return System.identityHashCode(proxy);
+            default:
+                return "Thrift proxy for " + iface.getName() + (serviceName == null ? "" : " (service " + serviceName + ")");
+        }
+    }
+}

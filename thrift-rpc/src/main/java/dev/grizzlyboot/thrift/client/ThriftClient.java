@@ -1,0 +1,112 @@
+package dev.grizzlyboot.thrift.client;
+
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A Thrift client over pooled Grizzly connections to one or more servers speaking the framed
+ * transport. Calls go round-robin across the servers in rotation; a server whose connect fails
+ * leaves the rotation until a background monitor reaches it again. Get a typed proxy with
+ * {@link #proxy(Class)}.
+ *
+ * <p>The client and its proxies are thread-safe: each call borrows a connection for its duration.
+ * Close the client to close every connection and stop the monitor.
+ */
+public final class ThriftClient implements AutoCloseable {
+    private final ConnectionFactory factory;
+    private final ServerRotation rotation;
+    private final CallRunner runner;
+    private final ScheduledExecutorService monitor;
+
+    ThriftClient(ClientSettings settings) {
+        this.factory = new ConnectionFactory(settings);
+        List<ServerPool> pools = new ArrayList<>();
+        for (InetSocketAddress address : settings.servers) {
+            pools.add(new ServerPool(address, factory, settings));
+        }
+        this.rotation = new ServerRotation(pools);
+        this.runner = new CallRunner(rotation, settings.retries);
+        this.monitor = Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread thread = new Thread(task, "grizzlyboot-thrift-client-monitor");
+            thread.setDaemon(true);
+            return thread;
+        });
+        long interval = settings.healthCheckInterval.toMillis();
+        monitor.scheduleWithFixedDelay(this::maintainPools, 0, interval, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Starts a builder.
+     *
+     * @return a builder with the defaults listed in docs/thrift.md
+     */
+    public static ThriftClientBuilder builder() {
+        return new ThriftClientBuilder();
+    }
+
+    /**
+     * Returns a proxy for a service served by a plain (not multiplexed) processor, with no method
+     * marked idempotent.
+     *
+     * @param iface the generated interface, e.g. {@code Calculator.Iface.class}
+     * @param <T>   the interface type
+     * @return a thread-safe proxy
+     * @throws IllegalArgumentException if {@code iface} is not a Thrift-generated {@code Iface}
+     */
+    public <T> T proxy(Class<T> iface) {
+        return proxyBuilder(iface).build();
+    }
+
+    /**
+     * Starts a proxy with options such as a multiplexed service name or idempotent methods.
+     *
+     * @param iface the generated interface, e.g. {@code Calculator.Iface.class}
+     * @param <T>   the interface type
+     * @return a proxy builder
+     * @throws IllegalArgumentException if {@code iface} is not a Thrift-generated {@code Iface}
+     */
+    public <T> ThriftProxyBuilder<T> proxyBuilder(Class<T> iface) {
+        return new ThriftProxyBuilder<>(iface, runner);
+    }
+
+    /**
+     * Lists the servers currently in rotation, as {@code host:port}.
+     *
+     * @return the healthy servers
+     */
+    public List<String> serversInRotation() {
+        List<String> healthy = new ArrayList<>();
+        for (ServerPool pool : rotation.pools()) {
+            if (pool.healthy()) {
+                healthy.add(pool.name);
+            }
+        }
+        return healthy;
+    }
+
+    /** Closes every connection and stops the monitor; calls after this fail. */
+    @Override
+    public void close() {
+        monitor.shutdownNow();
+        for (ServerPool pool : rotation.pools()) {
+            pool.close();
+        }
+        factory.close();
+    }
+
+    private void maintainPools() {
+        for (ServerPool pool : rotation.pools()) {
+            try {
+                pool.maintain();
+            } catch (RuntimeException e) {
+                // An escaped exception would cancel the schedule and no server would ever come back.
+                System.getLogger(ThriftClient.class.getName())
+                        .log(System.Logger.Level.WARNING, "health check of " + pool.name + " failed", e);
+            }
+        }
+    }
+}

@@ -1,0 +1,210 @@
+package dev.grizzlyboot.thrift.client;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+import javax.net.ssl.SSLContext;
+
+import dev.grizzlyboot.thrift.ThriftProtocol;
+import org.apache.thrift.TConfiguration;
+
+/**
+ * Options for a {@link ThriftClient}. Defaults: binary protocol, 2 s connect timeout, 10 s read
+ * timeout, 0 to 16 connections per server, 2 retries, a 1 s health check, 16,384,000-byte frames,
+ * one selector thread, no TLS (hostname verification on once TLS is set). Not thread-safe.
+ */
+public final class ThriftClientBuilder {
+    final List<InetSocketAddress> servers = new ArrayList<>();
+    ThriftProtocol protocol = ThriftProtocol.BINARY;
+    Duration connectTimeout = Duration.ofSeconds(2);
+    Duration readTimeout = Duration.ofSeconds(10);
+    int minConnections;
+    int maxConnections = 16;
+    int retries = 2;
+    Duration healthCheckInterval = Duration.ofSeconds(1);
+    int maxFrameSize = TConfiguration.DEFAULT_MAX_FRAME_SIZE;
+    int selectorThreads = 1;
+    SSLContext sslContext;
+    boolean verifyHostname = true;
+
+    ThriftClientBuilder() {
+    }
+
+    /**
+     * Adds a server.
+     *
+     * @param host host name or IP literal
+     * @param port TCP port
+     * @return this builder
+     */
+    public ThriftClientBuilder server(String host, int port) {
+        servers.add(new InetSocketAddress(Objects.requireNonNull(host, "host"), port));
+        return this;
+    }
+
+    /**
+     * Adds servers from a comma-separated {@code host:port} list, as in {@code a:7911,b:7911}.
+     *
+     * @param hostPorts the list
+     * @return this builder
+     * @throws IllegalArgumentException if an entry is not {@code host:port}
+     */
+    public ThriftClientBuilder servers(String hostPorts) {
+        for (String entry : hostPorts.split(",")) {
+            String trimmed = entry.trim();
+            int colon = trimmed.lastIndexOf(':');
+            if (colon <= 0 || colon == trimmed.length() - 1) {
+                throw new IllegalArgumentException("expected host:port, got '" + trimmed + "'");
+            }
+            server(trimmed.substring(0, colon), Integer.parseInt(trimmed.substring(colon + 1)));
+        }
+        return this;
+    }
+
+    /**
+     * Sets the wire protocol; it must match the servers'.
+     *
+     * @param protocol binary or compact
+     * @return this builder
+     */
+    public ThriftClientBuilder protocol(ThriftProtocol protocol) {
+        this.protocol = Objects.requireNonNull(protocol, "protocol");
+        return this;
+    }
+
+    /**
+     * Sets how long opening a connection (including a TLS handshake) or waiting for a free pooled
+     * connection may take.
+     *
+     * @param connectTimeout a positive duration
+     * @return this builder
+     */
+    public ThriftClientBuilder connectTimeout(Duration connectTimeout) {
+        this.connectTimeout = positive(connectTimeout, "connectTimeout");
+        return this;
+    }
+
+    /**
+     * Sets how long a call waits for its reply once the request is sent.
+     *
+     * @param readTimeout a positive duration
+     * @return this builder
+     */
+    public ThriftClientBuilder readTimeout(Duration readTimeout) {
+        this.readTimeout = positive(readTimeout, "readTimeout");
+        return this;
+    }
+
+    /**
+     * Sets how many connections per server the health monitor keeps open even when idle.
+     *
+     * @param minConnections 0 or more, at most the maximum
+     * @return this builder
+     */
+    public ThriftClientBuilder minConnections(int minConnections) {
+        if (minConnections < 0) {
+            throw new IllegalArgumentException("minConnections must not be negative");
+        }
+        this.minConnections = minConnections;
+        return this;
+    }
+
+    /**
+     * Sets the most connections per server, which is also the most concurrent calls per server.
+     *
+     * @param maxConnections at least 1
+     * @return this builder
+     */
+    public ThriftClientBuilder maxConnections(int maxConnections) {
+        if (maxConnections <= 0) {
+            throw new IllegalArgumentException("maxConnections must be positive");
+        }
+        this.maxConnections = maxConnections;
+        return this;
+    }
+
+    /**
+     * Sets how many more servers a call tries after a transport failure.
+     *
+     * @param retries 0 or more
+     * @return this builder
+     */
+    public ThriftClientBuilder retries(int retries) {
+        if (retries < 0) {
+            throw new IllegalArgumentException("retries must not be negative");
+        }
+        this.retries = retries;
+        return this;
+    }
+
+    /**
+     * Sets how often the monitor tries failed servers and tops up minimum connections.
+     *
+     * @param healthCheckInterval a positive duration
+     * @return this builder
+     */
+    public ThriftClientBuilder healthCheckInterval(Duration healthCheckInterval) {
+        this.healthCheckInterval = positive(healthCheckInterval, "healthCheckInterval");
+        return this;
+    }
+
+    /**
+     * Sets the largest request or reply frame.
+     *
+     * @param maxFrameSize bytes, at least 1
+     * @return this builder
+     */
+    public ThriftClientBuilder maxFrameSize(int maxFrameSize) {
+        if (maxFrameSize <= 0) {
+            throw new IllegalArgumentException("maxFrameSize must be positive");
+        }
+        this.maxFrameSize = maxFrameSize;
+        return this;
+    }
+
+    /**
+     * Sets the number of selector threads reading replies.
+     *
+     * @param selectorThreads at least 1
+     * @return this builder
+     */
+    public ThriftClientBuilder selectorThreads(int selectorThreads) {
+        if (selectorThreads <= 0) {
+            throw new IllegalArgumentException("selectorThreads must be positive");
+        }
+        this.selectorThreads = selectorThreads;
+        return this;
+    }
+
+    /**
+     * Talks TLS through Grizzly's SSL filter.
+     *
+     * @param sslContext     a context whose trust material accepts the servers' certificates
+     * @param verifyHostname whether the certificate must name the host or IP the client dialled
+     * @return this builder
+     */
+    public ThriftClientBuilder tls(SSLContext sslContext, boolean verifyHostname) {
+        this.sslContext = Objects.requireNonNull(sslContext, "sslContext");
+        this.verifyHostname = verifyHostname;
+        return this;
+    }
+
+    /**
+     * Creates the client; connections open on first use (or by the monitor for the minimum).
+     *
+     * @return a started client
+     */
+    public ThriftClient build() {
+        return new ThriftClient(new ClientSettings(this));
+    }
+
+    private static Duration positive(Duration value, String name) {
+        if (value.isZero() || value.isNegative()) {
+            throw new IllegalArgumentException(name + " must be positive");
+        }
+        return value;
+    }
+}

@@ -1,0 +1,34 @@
+package dev.grizzlyboot.thrift.server;
+
+import org.glassfish.grizzly.IOStrategy;
+import org.glassfish.grizzly.strategies.LeaderFollowerNIOStrategy;
+import org.glassfish.grizzly.strategies.SameThreadIOStrategy;
+import org.glassfish.grizzly.strategies.WorkerThreadIOStrategy;
+
+/**
+ * Which thread runs the Thrift handler for a request, mapped onto Grizzly's I/O strategies.
+ * Only {@link #SAME_THREAD} runs handlers on selector threads, so only choose it for handlers
+ * that never block.
+ */
+public enum IoStrategy {
+    /** The selector thread runs the handler: least overhead, but a slow handler stalls every connection of that selector. */
+    SAME_THREAD(SameThreadIOStrategy.getInstance()),
+    /** A worker pool thread runs the handler while selectors keep serving I/O: safe for blocking handlers. */
+    WORKER_THREAD(WorkerThreadIOStrategy.getInstance()),
+    /** The selector thread hands selecting to a pool thread, then runs the handler itself: fewer hand-offs under load. */
+    LEADER_FOLLOWER(LeaderFollowerNIOStrategy.getInstance());
+
+    private final IOStrategy grizzlyStrategy;
+
+    IoStrategy(IOStrategy grizzlyStrategy) {
+        this.grizzlyStrategy = grizzlyStrategy;
+    }
+
+    IOStrategy grizzlyStrategy() {
+        return grizzlyStrategy;
+    }
+
+    boolean needsWorkerPool() {
+        return this != SAME_THREAD;
+    }
+}

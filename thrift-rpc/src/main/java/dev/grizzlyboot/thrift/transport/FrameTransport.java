@@ -1,0 +1,115 @@
+package dev.grizzlyboot.thrift.transport;
+
+import java.util.Arrays;
+
+import org.apache.thrift.TConfiguration;
+import org.apache.thrift.transport.TEndpointTransport;
+import org.apache.thrift.transport.TTransportException;
+import org.glassfish.grizzly.Buffer;
+import org.glassfish.grizzly.Connection;
+import org.glassfish.grizzly.memory.Buffers;
+
+/**
+ * A Thrift transport that reads one received frame at a time and collects one outgoing message,
+ * for a single Grizzly connection. Message-size accounting comes from {@link TEndpointTransport},
+ * so protocols reject container and string sizes larger than what is left in the frame.
+ * Not thread-safe: one call at a time uses it.
+ */
+abstract class FrameTransport extends TEndpointTransport {
+    private static final int INITIAL_WRITE_CAPACITY = 1024;
+
+    final Connection<?> connection;
+    private Buffer input;
+    private byte[] output = new byte[INITIAL_WRITE_CAPACITY];
+    private int outputLength;
+
+    FrameTransport(Connection<?> connection, TConfiguration configuration) throws TTransportException {
+        super(configuration);
+        this.connection = connection;
+    }
+
+    /** Makes {@code frame} the bytes that the next reads return. */
+    final void receive(Buffer frame) throws TTransportException {
+        input = frame;
+        resetConsumedMessageSize(-1);
+        resetConsumedMessageSize(frame.remaining());
+    }
+
+    /** Called when a read finds the current frame exhausted; returns the next frame or throws. */
+    abstract Buffer awaitFrame() throws TTransportException;
+
+    /** Hands a complete message payload to the connection; the array behind it may be reused after. */
+    abstract void send(Buffer payload) throws TTransportException;
+
+    @Override
+    public final int read(byte[] buf, int off, int len) throws TTransportException {
+        if (input == null || !input.hasRemaining()) {
+            receive(awaitFrame());
+        }
+        int n = Math.min(len, input.remaining());
+        input.get(buf, off, n);
+        countConsumedMessageBytes(n);
+        return n;
+    }
+
+    // The four methods below let protocols read straight from a heap frame without a copy.
+
+    @Override
+    public final byte[] getBuffer() {
+        return input != null && input.hasArray() ? input.array() : null;
+    }
+
+    @Override
+    public final int getBufferPosition() {
+        return input != null && input.hasArray() ? input.arrayOffset() + input.position() : 0;
+    }
+
+    @Override
+    public final int getBytesRemainingInBuffer() {
+        return input != null && input.hasArray() ? input.remaining() : -1;
+    }
+
+    @Override
+    public final void consumeBuffer(int len) {
+        input.position(input.position() + len);
+    }
+
+    @Override
+    public final void write(byte[] buf, int off, int len) {
+        int needed = outputLength + len;
+        if (needed > output.length) {
+            output = Arrays.copyOf(output, Math.max(needed, output.length * 2));
+        }
+        System.arraycopy(buf, off, output, outputLength, len);
+        outputLength = needed;
+    }
+
+    @Override
+    public final void flush() throws TTransportException {
+        int length = outputLength;
+        outputLength = 0;
+        if (length == 0) {
+            return;
+        }
+        if (length > getMaxFrameSize()) {
+            throw new TTransportException(TTransportException.CORRUPTED_DATA,
+                    "message of " + length + " bytes exceeds the maximum frame size of " + getMaxFrameSize());
+        }
+        send(Buffers.wrap(connection.getMemoryManager(), output, 0, length));
+    }
+
+    @Override
+    public boolean isOpen() {
+        return connection.isOpen();
+    }
+
+    @Override
+    public final void open() {
+        // The Grizzly connection is opened (or accepted) before the transport exists.
+    }
+
+    @Override
+    public void close() {
+        connection.closeSilently();
+    }
+}

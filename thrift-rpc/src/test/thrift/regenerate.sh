@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Regenerates the committed Java for the tutorial IDL. The build never runs this:
+# it needs the Thrift compiler 0.17-0.20 (Debian package thrift-compiler), and the
+# generated sources are committed so that plain Maven builds work without it.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+out="$here/../generated-java"
+version="$(thrift --version | awk '{print $3}')"
+case "$version" in
+  0.17.*|0.18.*|0.19.*|0.20.*) ;;
+  *) echo "need thrift 0.17-0.20 (generated code must compile against libthrift 0.20), found $version" >&2; exit 1 ;;
+esac
+rm -rf "$out/dev/grizzlyboot/thrift/tutorial"
+mkdir -p "$out"
+# generated_annotations=suppress: javax.annotation.Generated is not on Java 17's class path.
+for idl in shared.thrift tutorial.thrift; do
+  thrift --gen java:generated_annotations=suppress -out "$out" "$here/$idl"
+done
