@@ -1,0 +1,78 @@
+package dev.grizzlyboot.memcached.transcoder;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+import dev.grizzlyboot.memcached.TranscoderException;
+import org.junit.jupiter.api.Test;
+
+class DefaultTranscoderTest {
+
+    private final DefaultTranscoder transcoder = DefaultTranscoder.create();
+
+    @Test
+    void primitivesRoundTripAsDecimalText() {
+        for (Object value : List.of(42, 42L, (short) 7, (byte) 3, 1.5f, 2.25d, true, 'x', "text")) {
+            CachedData data = transcoder.encode(value);
+            assertThat(new String(data.bytes(), StandardCharsets.UTF_8)).isEqualTo(value.toString());
+            assertThat(transcoder.decode(data)).isEqualTo(value);
+        }
+        assertThat(transcoder.encode("text").flags()).isZero();
+    }
+
+    @Test
+    void bytesAreStoredAsTheyAre() {
+        byte[] raw = {1, 2, 3};
+        CachedData data = transcoder.encode(raw);
+        assertThat(data.bytes()).isSameAs(raw);
+        assertThat((byte[]) transcoder.decode(data)).containsExactly(1, 2, 3);
+    }
+
+    @Test
+    void jdkValueTypesDeserializeByDefault() {
+        Object value = Map.of("when", Instant.ofEpochSecond(1), "amount", new BigDecimal("1.25"));
+        assertThat(transcoder.decode(transcoder.encode(value))).isEqualTo(value);
+    }
+
+    @Test
+    void classesOutsideTheAllowListAreRejected() {
+        CachedData data = transcoder.encode(new Custom(1));
+        assertThatThrownBy(() -> transcoder.decode(data)).isInstanceOf(TranscoderException.class)
+                .hasMessageContaining("allow-list");
+        DefaultTranscoder allowing = DefaultTranscoder.builder().allow(Custom.class.getName()).build();
+        assertThat(allowing.decode(data)).isEqualTo(new Custom(1));
+    }
+
+    @Test
+    void largeValuesAreCompressedOnlyAboveTheThreshold() {
+        String large = "abc".repeat(10_000);
+        CachedData compressed = transcoder.encode(large);
+        assertThat(compressed.flags() & DefaultTranscoder.COMPRESSED).isNotZero();
+        assertThat(compressed.bytes().length).isLessThan(large.length() / 10);
+        assertThat(transcoder.decode(compressed)).isEqualTo(large);
+        assertThat(transcoder.encode("abc".repeat(100)).flags()).isZero();
+
+        DefaultTranscoder never = DefaultTranscoder.builder().compressionThreshold(Integer.MAX_VALUE).build();
+        assertThat(never.encode(large).flags()).isZero();
+    }
+
+    @Test
+    void corruptOrUnknownItemsAreTypedErrors() {
+        assertThatThrownBy(() -> transcoder.decode(new CachedData(DefaultTranscoder.COMPRESSED, new byte[] {1, 2})))
+                .isInstanceOf(TranscoderException.class);
+        assertThatThrownBy(() -> transcoder.decode(new CachedData(15 << 8, new byte[] {1})))
+                .isInstanceOf(TranscoderException.class).hasMessageContaining("unknown flags");
+        assertThatThrownBy(() -> transcoder.decode(new CachedData(2 << 8, "x".getBytes())))
+                .isInstanceOf(TranscoderException.class);
+        assertThatThrownBy(() -> transcoder.encode(new Object())).isInstanceOf(TranscoderException.class);
+    }
+
+    record Custom(int id) implements java.io.Serializable {
+    }
+}
