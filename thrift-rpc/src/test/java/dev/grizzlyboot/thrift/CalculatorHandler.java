@@ -19,6 +19,16 @@ public final class CalculatorHandler implements Calculator.Iface {
     public final AtomicInteger calls = new AtomicInteger();
     public final AtomicInteger zips = new AtomicInteger();
     public final AtomicInteger slowCallsFinished = new AtomicInteger();
+    private final long addDelayMillis;
+
+    public CalculatorHandler() {
+        this(0);
+    }
+
+    /** A calculator whose every {@code add} takes at least {@code addDelayMillis}: a slow server. */
+    public CalculatorHandler(long addDelayMillis) {
+        this.addDelayMillis = addDelayMillis;
+    }
 
     @Override
     public void ping() {
@@ -28,15 +38,15 @@ public final class CalculatorHandler implements Calculator.Iface {
     @Override
     public int add(int num1, int num2) {
         calls.incrementAndGet();
-        if (num1 == SLEEP) {
+        if (num1 == SLEEP || addDelayMillis > 0) {
             try {
-                Thread.sleep(num2);
+                Thread.sleep(num1 == SLEEP ? num2 : addDelayMillis);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return -1;
             }
             slowCallsFinished.incrementAndGet();
-            return 0;
+            return num1 == SLEEP ? 0 : num1 + num2;
         }
         return num1 + num2;
     }

@@ -1,0 +1,65 @@
+package dev.grizzlyboot.thrift;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+
+import dev.grizzlyboot.thrift.tutorial.Calculator;
+import org.apache.thrift.TException;
+import org.apache.thrift.protocol.TBinaryProtocol;
+import org.apache.thrift.protocol.TMessage;
+import org.apache.thrift.protocol.TMessageType;
+import org.apache.thrift.transport.TMemoryBuffer;
+
+/** Hand-made bytes on a plain socket, for tests that must send what no Thrift client would. */
+final class RawFrames {
+    private RawFrames() {
+    }
+
+    /** A framed binary-protocol {@code add(a, b)} request. */
+    static byte[] addRequest(int seqId, int a, int b) throws TException, IOException {
+        TMemoryBuffer body = new TMemoryBuffer(64);
+        TBinaryProtocol protocol = new TBinaryProtocol(body);
+        protocol.writeMessageBegin(new TMessage("add", TMessageType.CALL, seqId));
+        new Calculator.add_args(a, b).write(protocol);
+        protocol.writeMessageEnd();
+        return frame(body.getArray(), body.length());
+    }
+
+    static byte[] frame(byte[] body, int length) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        DataOutputStream data = new DataOutputStream(out);
+        data.writeInt(length);
+        data.write(body, 0, length);
+        return out.toByteArray();
+    }
+
+    /** Reads one reply frame and returns its length, or -1 if the server closed the connection. */
+    static int readReplyLength(Socket socket) throws IOException {
+        InputStream in = socket.getInputStream();
+        byte[] header = in.readNBytes(4);
+        if (header.length < 4) {
+            return -1;
+        }
+        int length = ((header[0] & 0xff) << 24) | ((header[1] & 0xff) << 16) | ((header[2] & 0xff) << 8) | (header[3] & 0xff);
+        if (in.readNBytes(length).length < length) {
+            return -1;
+        }
+        return length;
+    }
+
+    /** True once the server has closed the connection (a read sees end of stream or a reset). */
+    static boolean closedByServer(Socket socket) {
+        try {
+            socket.setSoTimeout(50);
+            return socket.getInputStream().read() == -1;
+        } catch (SocketTimeoutException e) {
+            return false;
+        } catch (IOException e) {
+            return true;
+        }
+    }
+}

@@ -1,0 +1,102 @@
+package dev.grizzlyboot.thrift;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+
+import dev.grizzlyboot.thrift.client.ThriftClient;
+import dev.grizzlyboot.thrift.client.ThriftTransportFailureException;
+import dev.grizzlyboot.thrift.server.ThriftServer;
+import dev.grizzlyboot.thrift.tutorial.Calculator;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** TLS through Grizzly's SSL filter, with a self-signed key made by keytool for this run only. */
+class TlsTest {
+    private static final char[] PASSWORD = "changeit".toCharArray();
+
+    @TempDir
+    static Path dir;
+    private static SSLContext serverContext;
+    private static SSLContext clientContext;
+
+    @BeforeAll
+    static void makeKeys() throws Exception {
+        Path keystore = dir.resolve("server.p12");
+        Process keytool = new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
+                "-genkeypair", "-alias", "server", "-keyalg", "EC", "-groupname", "secp256r1",
+                "-dname", "CN=localhost", "-ext", "SAN=ip:127.0.0.1,dns:localhost", "-validity", "2",
+                "-storetype", "PKCS12", "-keystore", keystore.toString(),
+                "-storepass", new String(PASSWORD), "-keypass", new String(PASSWORD))
+                .redirectErrorStream(true).start();
+        assertThat(keytool.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(keytool.exitValue()).as(new String(keytool.getInputStream().readAllBytes())).isZero();
+
+        KeyStore keys = KeyStore.getInstance("PKCS12");
+        try (InputStream in = Files.newInputStream(keystore)) {
+            keys.load(in, PASSWORD);
+        }
+        KeyManagerFactory keyManagers = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        keyManagers.init(keys, PASSWORD);
+        serverContext = SSLContext.getInstance("TLS");
+        serverContext.init(keyManagers.getKeyManagers(), null, null);
+
+        KeyStore trusted = KeyStore.getInstance("PKCS12");
+        trusted.load(null, null);
+        trusted.setCertificateEntry("server", keys.getCertificate("server"));
+        TrustManagerFactory trustManagers = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        trustManagers.init(trusted);
+        clientContext = SSLContext.getInstance("TLS");
+        clientContext.init(null, trustManagers.getTrustManagers(), null);
+    }
+
+    @Test
+    void callsWorkOverTlsWithHostnameVerification() throws Exception {
+        try (ThriftServer server = tlsServer();
+             ThriftClient client = ThriftClient.builder().server("127.0.0.1", server.port())
+                     .tls(clientContext, true).build()) {
+            Calculator.Iface calculator = client.proxy(Calculator.Iface.class);
+            assertThat(calculator.add(20, 22)).isEqualTo(42);
+            assertThat(calculator.echo(java.nio.ByteBuffer.wrap(new byte[5000])).remaining()).isEqualTo(5000);
+        }
+    }
+
+    @Test
+    void aClientThatDoesNotTrustTheCertificateCannotConnect() throws Exception {
+        try (ThriftServer server = tlsServer();
+             ThriftClient client = ThriftClient.builder().server("127.0.0.1", server.port())
+                     .tls(SSLContext.getDefault(), true).retries(0).connectTimeout(Duration.ofSeconds(5)).build()) {
+            Calculator.Iface calculator = client.proxy(Calculator.Iface.class);
+            assertThatThrownBy(() -> calculator.add(1, 2))
+                    .isInstanceOf(ThriftTransportFailureException.class)
+                    .satisfies(e -> assertThat(((ThriftTransportFailureException) e).requestMayHaveReachedServer()).isFalse());
+        }
+    }
+
+    @Test
+    void aPlainClientGetsNoReplyFromATlsServer() throws Exception {
+        try (ThriftServer server = tlsServer();
+             ThriftClient client = ThriftClient.builder().server("127.0.0.1", server.port())
+                     .readTimeout(Duration.ofSeconds(2)).retries(0).build()) {
+            Calculator.Iface calculator = client.proxy(Calculator.Iface.class);
+            assertThatThrownBy(() -> calculator.add(1, 2)).isInstanceOf(ThriftTransportFailureException.class);
+        }
+    }
+
+    private static ThriftServer tlsServer() {
+        return ThriftServer.builder(new Calculator.Processor<>(new CalculatorHandler()))
+                .host("127.0.0.1").port(0).tls(serverContext, false).build().start();
+    }
+}
