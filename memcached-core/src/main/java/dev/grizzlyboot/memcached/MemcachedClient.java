@@ -10,7 +10,9 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import dev.grizzlyboot.memcached.cluster.KetamaRing;
 import dev.grizzlyboot.memcached.cluster.ServerAddress;
@@ -46,7 +48,7 @@ import dev.grizzlyboot.memcached.transcoder.Transcoder;
  */
 public final class MemcachedClient implements AutoCloseable {
 
-    /** memcached's quiet opcodes answer only failures (or, for GETQ, only hits). */
+    /** The expiration that tells INCREMENT/DECREMENT not to create a missing key. */
     private static final int NO_AUTO_CREATE = 0xFFFFFFFF;
 
     private final ClientTransport transport;
@@ -430,7 +432,7 @@ public final class MemcachedClient implements AutoCloseable {
         });
     }
 
-    private <T> CompletableFuture<Map<ServerAddress, T>> everyServer(String name, java.util.function.Supplier<Request> request,
+    private <T> CompletableFuture<Map<ServerAddress, T>> everyServer(String name, Supplier<Request> request,
             ResponseHandler<T> handler) {
         return everyServer(pool -> new SingleOperation<>(name, null, request.get(), timeoutNanos, handler));
     }
@@ -493,7 +495,7 @@ public final class MemcachedClient implements AutoCloseable {
     }
 
     private static MemcachedException asMemcached(Throwable error) {
-        Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null ? error.getCause() : error;
+        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
         return cause instanceof MemcachedException memcached ? memcached : new MemcachedException(cause.toString(), cause);
     }
 }
