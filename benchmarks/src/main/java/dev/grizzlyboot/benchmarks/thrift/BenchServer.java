@@ -1,0 +1,105 @@
+package dev.grizzlyboot.benchmarks.thrift;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import dev.grizzlyboot.thrift.ThriftProtocol;
+import dev.grizzlyboot.thrift.server.IoStrategy;
+import dev.grizzlyboot.thrift.server.ThriftServer;
+import dev.grizzlyboot.thrift.tutorial.Calculator;
+import org.apache.thrift.server.TNonblockingServer;
+import org.apache.thrift.server.TServer;
+import org.apache.thrift.server.TThreadPoolServer;
+import org.apache.thrift.server.TThreadedSelectorServer;
+import org.apache.thrift.transport.TNonblockingServerSocket;
+import org.apache.thrift.transport.TServerSocket;
+import org.apache.thrift.transport.TTransportException;
+import org.apache.thrift.transport.layered.TFramedTransport;
+
+/**
+ * The servers under test, each serving {@link EchoService} with the compact protocol over framed
+ * transport on a free loopback port. Thread pools are sized alike (worker pools of 8 where the
+ * server has one; TThreadPoolServer needs a thread per connection).
+ */
+enum BenchServer {
+    GRIZZLY_WORKER("grizzly-boot (worker-thread)") {
+        @Override
+        Running start() {
+            return grizzly(IoStrategy.WORKER_THREAD);
+        }
+    },
+    GRIZZLY_SAME_THREAD("grizzly-boot (same-thread)") {
+        @Override
+        Running start() {
+            return grizzly(IoStrategy.SAME_THREAD);
+        }
+    },
+    THREAD_POOL("libthrift TThreadPoolServer") {
+        @Override
+        Running start() throws TTransportException {
+            TServerSocket socket = new TServerSocket(new InetSocketAddress("127.0.0.1", 0));
+            return libthrift(new TThreadPoolServer(new TThreadPoolServer.Args(socket)
+                    .processor(processor()).protocolFactory(ThriftProtocol.COMPACT.factory())
+                    .transportFactory(new TFramedTransport.Factory())
+                    .minWorkerThreads(8).maxWorkerThreads(256)), socket.getServerSocket().getLocalPort());
+        }
+    },
+    THREADED_SELECTOR("libthrift TThreadedSelectorServer") {
+        @Override
+        Running start() throws TTransportException {
+            TNonblockingServerSocket socket = new TNonblockingServerSocket(new InetSocketAddress("127.0.0.1", 0));
+            return libthrift(new TThreadedSelectorServer(new TThreadedSelectorServer.Args(socket)
+                    .processor(processor()).protocolFactory(ThriftProtocol.COMPACT.factory())
+                    .selectorThreads(Runtime.getRuntime().availableProcessors()).workerThreads(8)), socket.getPort());
+        }
+    },
+    NONBLOCKING("libthrift TNonblockingServer") {
+        @Override
+        Running start() throws TTransportException {
+            TNonblockingServerSocket socket = new TNonblockingServerSocket(new InetSocketAddress("127.0.0.1", 0));
+            return libthrift(new TNonblockingServer(new TNonblockingServer.Args(socket)
+                    .processor(processor()).protocolFactory(ThriftProtocol.COMPACT.factory())), socket.getPort());
+        }
+    };
+
+    /** A started server: its port and how to stop it. */
+    record Running(int port, AutoCloseable stopper) implements AutoCloseable {
+        @Override
+        public void close() throws Exception {
+            stopper.close();
+        }
+    }
+
+    final String label;
+
+    BenchServer(String label) {
+        this.label = label;
+    }
+
+    abstract Running start() throws Exception;
+
+    private static Calculator.Processor<EchoService> processor() {
+        return new Calculator.Processor<>(new EchoService());
+    }
+
+    private static Running grizzly(IoStrategy strategy) {
+        ThriftServer server = ThriftServer.builder(processor()).host("127.0.0.1").port(0)
+                .ioStrategy(strategy).protocol(ThriftProtocol.COMPACT).workerThreads(8)
+                .stopDeadline(Duration.ofSeconds(1)).build().start();
+        return new Running(server.port(), server);
+    }
+
+    private static Running libthrift(TServer server, int port) {
+        ExecutorService serving = Executors.newSingleThreadExecutor();
+        serving.submit(server::serve);
+        while (!server.isServing()) {
+            Thread.onSpinWait();
+        }
+        return new Running(port, () -> {
+            server.stop();
+            serving.shutdownNow();
+        });
+    }
+}
