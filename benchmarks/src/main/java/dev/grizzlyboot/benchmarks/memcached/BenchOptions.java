@@ -1,0 +1,87 @@
+package dev.grizzlyboot.benchmarks.memcached;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * The command line of {@link MemcachedBenchmark}: {@code --name=value} options, plus {@code --quick}.
+ *
+ * @param rounds      measured rounds per cell; the median is reported
+ * @param round       length of one measured round
+ * @param warmup      unmeasured run before each cell's rounds
+ * @param threads     caller thread counts
+ * @param sizes       value sizes in bytes
+ * @param clients     which clients to run (labels, or {@code all})
+ * @param tuned       extra, clearly labelled variants of our client, e.g. {@code c8/d64/io1}
+ * @param filter      only cells whose name (e.g. {@code getMulti/128/16/folsom}) contains a match
+ * @param seedKeys    keys in the seed workload
+ * @param seedBatch   keys per bulk call in the seed workload
+ * @param seedRounds  runs per client of the seed workload's looped singles; the median is reported
+ * @param seedBulkRounds runs per client of the seed workload's bulk calls; the median is reported
+ * @param csv         where to write every result row for the chart, or {@code null}
+ */
+record BenchOptions(int rounds, Duration round, Duration warmup, int[] threads, int[] sizes, List<String> clients,
+                    List<GrizzlyBootBench.Knobs> tuned, Pattern filter, int seedKeys, int seedBatch, int seedRounds,
+                    int seedBulkRounds, String csv) {
+
+    static BenchOptions parse(String[] args) {
+        Map<String, String> values = new LinkedHashMap<>();
+        for (String arg : args) {
+            if (arg.equals("--quick")) {
+                values.putIfAbsent("rounds", "1");
+                values.putIfAbsent("seconds", "0.3");
+                values.putIfAbsent("warmup", "0.1");
+                values.putIfAbsent("threads", "1,64");
+                values.putIfAbsent("sizes", "128");
+                values.putIfAbsent("seed-keys", "10000");
+                values.putIfAbsent("seed-bulk-rounds", "1");
+            } else if (arg.startsWith("--") && arg.contains("=")) {
+                values.put(arg.substring(2, arg.indexOf('=')), arg.substring(arg.indexOf('=') + 1));
+            } else {
+                throw new IllegalArgumentException("expected --quick or --name=value, got " + arg);
+            }
+        }
+        BenchOptions options = new BenchOptions(
+                Integer.parseInt(values.getOrDefault("rounds", "3")),
+                seconds(values.getOrDefault("seconds", "0.4")),
+                seconds(values.getOrDefault("warmup", "0.25")),
+                ints(values.getOrDefault("threads", "1,16,64,200")),
+                ints(values.getOrDefault("sizes", "32,128,512")),
+                List.of(values.getOrDefault("clients", "all").split(",")),
+                values.containsKey("tuned")
+                        ? Arrays.stream(values.get("tuned").split(",")).map(GrizzlyBootBench.Knobs::parse).toList()
+                        : List.of(),
+                Pattern.compile(values.getOrDefault("filter", "")),
+                Integer.parseInt(values.getOrDefault("seed-keys", "100000")),
+                Integer.parseInt(values.getOrDefault("seed-batch", "1000")),
+                Integer.parseInt(values.getOrDefault("seed-rounds", "1")),
+                Integer.parseInt(values.getOrDefault("seed-bulk-rounds", "3")),
+                values.get("csv"));
+        values.keySet().removeAll(List.of("rounds", "seconds", "warmup", "threads", "sizes", "clients", "tuned",
+                "filter", "seed-keys", "seed-batch", "seed-rounds", "seed-bulk-rounds", "csv"));
+        if (!values.isEmpty()) {
+            throw new IllegalArgumentException("unknown options: " + values.keySet());
+        }
+        return options;
+    }
+
+    boolean wants(String cellName) {
+        return filter.matcher(cellName).find();
+    }
+
+    boolean wantsClient(String label) {
+        return clients.contains("all") || clients.contains(label);
+    }
+
+    private static Duration seconds(String value) {
+        return Duration.ofMillis(Math.round(Double.parseDouble(value) * 1000));
+    }
+
+    private static int[] ints(String csv) {
+        return Arrays.stream(csv.split(",")).mapToInt(s -> Integer.parseInt(s.trim())).toArray();
+    }
+}

@@ -1,0 +1,118 @@
+package dev.grizzlyboot.benchmarks.memcached;
+
+import java.util.List;
+import java.util.Map;
+
+import dev.grizzlyboot.memcached.BlockingMemcachedClient;
+import dev.grizzlyboot.memcached.BulkResult;
+import dev.grizzlyboot.memcached.MemcachedClient;
+import dev.grizzlyboot.memcached.MemcachedClientBuilder;
+
+/** Our client through its blocking facade; bulk writes are real {@code setMulti}/{@code deleteMulti}. */
+final class GrizzlyBootBench implements BenchClient {
+
+    private final String label;
+    private final MemcachedClient client;
+    private final BlockingMemcachedClient blocking;
+
+    private GrizzlyBootBench(String label, MemcachedClient client) {
+        this.label = label;
+        this.client = client;
+        this.blocking = client.blocking();
+    }
+
+    /** Our client with every builder default. */
+    static GrizzlyBootBench defaults(String address) {
+        return new GrizzlyBootBench("grizzly-boot", MemcachedClient.builder().servers(address).build());
+    }
+
+    /** Our client with the given knobs, labelled as a tuned variant. */
+    static GrizzlyBootBench tuned(String address, Knobs knobs) {
+        MemcachedClientBuilder builder = MemcachedClient.builder().servers(address)
+                .connectionsPerServer(1, knobs.maxConnections())
+                .pipelineDepth(knobs.pipelineDepth())
+                .ioThreads(knobs.ioThreads());
+        return new GrizzlyBootBench("grizzly-boot tuned " + knobs, builder.build());
+    }
+
+    @Override
+    public String label() {
+        return label;
+    }
+
+    @Override
+    public byte[] get(String key) {
+        return (byte[]) blocking.get(key);
+    }
+
+    @Override
+    public void set(String key, byte[] value) {
+        blocking.set(key, value, Expiry.TTL);
+    }
+
+    @Override
+    public void delete(String key) {
+        blocking.delete(key);
+    }
+
+    @Override
+    public int getMulti(List<String> keys) {
+        return blocking.getMulti(keys).values().size();
+    }
+
+    @Override
+    public void setMulti(Map<String, byte[]> values) {
+        failOnErrors(blocking.setMulti(values, Expiry.TTL));
+    }
+
+    @Override
+    public void deleteMulti(List<String> keys) {
+        failOnErrors(blocking.deleteMulti(keys));
+    }
+
+    @Override
+    public String bulkWriteNote() {
+        return "setMulti/deleteMulti (quiet opcodes + NOOP)";
+    }
+
+    @Override
+    public void close() {
+        client.close();
+    }
+
+    private static void failOnErrors(BulkResult<Object> result) {
+        if (!result.errors().isEmpty()) {
+            throw result.errors().values().iterator().next();
+        }
+    }
+
+    /**
+     * The builder knobs a tuned variant sets: {@code connectionsPerServer(1, maxConnections)},
+     * {@code pipelineDepth}, {@code ioThreads}. Written and parsed as {@code c4/d32/io2}.
+     */
+    record Knobs(int maxConnections, int pipelineDepth, int ioThreads) {
+
+        static Knobs parse(String text) {
+            int connections = 4;
+            int depth = 32;
+            int io = 2;
+            for (String part : text.split("/")) {
+                if (part.startsWith("io")) {
+                    io = Integer.parseInt(part.substring(2));
+                } else if (part.startsWith("c")) {
+                    connections = Integer.parseInt(part.substring(1));
+                } else if (part.startsWith("d")) {
+                    depth = Integer.parseInt(part.substring(1));
+                } else {
+                    throw new IllegalArgumentException("expected knobs like c4/d32/io2, got " + text);
+                }
+            }
+            return new Knobs(connections, depth, io);
+        }
+
+        @Override
+        public String toString() {
+            return "c" + maxConnections + "/d" + pipelineDepth + "/io" + ioThreads;
+        }
+    }
+}

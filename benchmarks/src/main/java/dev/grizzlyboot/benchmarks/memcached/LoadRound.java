@@ -1,0 +1,88 @@
+package dev.grizzlyboot.benchmarks.memcached;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.HdrHistogram.Histogram;
+
+/**
+ * One closed-loop round: N caller threads each make the next call as soon as the previous one
+ * returns, for a fixed time. Every call's latency goes into a histogram; process CPU time is
+ * taken across the round.
+ */
+final class LoadRound {
+
+    /**
+     * What one round measured. Throughput is in calls and in keys (they differ for bulk calls);
+     * CPU is client CPU seconds per 100,000 keys.
+     */
+    record Result(double callsPerSecond, double keysPerSecond, double p50Micros, double p99Micros,
+                  double cpuSecondsPer100kKeys, long errors, long misses, String firstError) {
+    }
+
+    private LoadRound() {
+    }
+
+    static Result run(BenchClient client, Workload workload, KeySpace keys, int threads, Duration length)
+            throws InterruptedException {
+        CountDownLatch ready = new CountDownLatch(threads);
+        CountDownLatch start = new CountDownLatch(1);
+        AtomicLong errors = new AtomicLong();
+        AtomicLong misses = new AtomicLong();
+        AtomicReference<String> firstError = new AtomicReference<>();
+        Histogram all = new Histogram(2);
+        long[] deadline = new long[1];
+        List<Thread> callers = new ArrayList<>(threads);
+        for (int t = 0; t < threads; t++) {
+            Thread caller = new Thread(() -> {
+                Histogram own = new Histogram(2);
+                ThreadLocalRandom random = ThreadLocalRandom.current();
+                long missed = 0;
+                ready.countDown();
+                try {
+                    start.await();
+                } catch (InterruptedException e) {
+                    return;
+                }
+                long end = deadline[0];
+                for (long begin = System.nanoTime(); begin < end; begin = System.nanoTime()) {
+                    try {
+                        missed += workload.call(client, keys, random);
+                        own.recordValue(System.nanoTime() - begin);
+                    } catch (Exception e) {
+                        errors.incrementAndGet();
+                        firstError.compareAndSet(null, e.toString());
+                    }
+                }
+                misses.addAndGet(missed);
+                synchronized (all) {
+                    all.add(own);
+                }
+            }, "bench-caller-" + t);
+            caller.setDaemon(true);
+            callers.add(caller);
+            caller.start();
+        }
+        ready.await();
+        long cpuBefore = ProcessCpu.nanos();
+        long began = System.nanoTime();
+        deadline[0] = began + length.toNanos();
+        start.countDown();
+        for (Thread caller : callers) {
+            caller.join();
+        }
+        double seconds = (System.nanoTime() - began) / 1e9;
+        long cpu = ProcessCpu.nanos() - cpuBefore;
+        long calls = all.getTotalCount();
+        long keyCount = calls * workload.keysPerCall;
+        return new Result(calls / seconds, keyCount / seconds,
+                all.getValueAtPercentile(50) / 1000.0, all.getValueAtPercentile(99) / 1000.0,
+                keyCount == 0 ? Double.NaN : cpu / 1e9 / keyCount * 100_000,
+                errors.get(), misses.get(), firstError.get());
+    }
+}
