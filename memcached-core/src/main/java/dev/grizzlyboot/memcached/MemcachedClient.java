@@ -3,19 +3,23 @@ package dev.grizzlyboot.memcached;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
-import dev.grizzlyboot.memcached.cluster.KetamaRing;
+import dev.grizzlyboot.memcached.cluster.Cluster;
+import dev.grizzlyboot.memcached.cluster.ClusterSettings;
 import dev.grizzlyboot.memcached.cluster.ServerAddress;
+import dev.grizzlyboot.memcached.cluster.ServerListChange;
+import dev.grizzlyboot.memcached.cluster.ServerState;
+import dev.grizzlyboot.memcached.cluster.ServerStateListener;
 import dev.grizzlyboot.memcached.connection.ClientTransport;
 import dev.grizzlyboot.memcached.connection.ConnectionPool;
 import dev.grizzlyboot.memcached.connection.PoolSettings;
@@ -40,7 +44,10 @@ import dev.grizzlyboot.memcached.transcoder.Transcoder;
  *
  * <p>Expected outcomes are values, not errors: a miss is {@code null}, {@code add} on an existing
  * key is {@code false}, a stale CAS token is {@link CasResult#EXISTS}. Keys are spread over the
- * servers by Ketama consistent hashing.
+ * servers by Ketama consistent hashing; a server that stops answering is marked failed and (with
+ * failover, the default) leaves the ring until a health check finds it back. The server list can
+ * change at run time ({@link #setServers}, {@link #prepareServers}) without disturbing requests
+ * in flight.
  *
  * <p>Thread-safe; share one instance. Futures complete on the client's I/O threads, so callbacks
  * attached with {@code thenApply} and friends must not block (use the {@code ...Async} variants
@@ -53,26 +60,27 @@ public final class MemcachedClient implements AutoCloseable {
 
     private final ClientTransport transport;
     private final Sweeper sweeper;
-    private final Map<ServerAddress, ConnectionPool> pools = new LinkedHashMap<>();
-    private final KetamaRing<ConnectionPool> ring;
+    private final Cluster cluster;
     private final long timeoutNanos;
     private final int maxItemSize;
     private final Transcoder<Object> transcoder;
     private final BlockingMemcachedClient blocking;
 
-    MemcachedClient(List<ServerAddress> servers, PoolSettings poolSettings, Duration operationTimeout,
-            IoStrategy ioStrategy, int ioThreads, int workerThreads, int maxItemSize, Transcoder<Object> transcoder) {
+    MemcachedClient(List<ServerAddress> servers, Map<ServerAddress, Integer> weights, PoolSettings poolSettings,
+            ClusterSettings clusterSettings, Duration operationTimeout, IoStrategy ioStrategy, int ioThreads,
+            int workerThreads, int maxItemSize, Transcoder<Object> transcoder) {
         this.timeoutNanos = operationTimeout.toNanos();
         this.maxItemSize = maxItemSize;
         this.transcoder = transcoder;
         // Room for a value of maxItemSize plus its key and extras; anything bigger is not memcached talking.
         this.transport = new ClientTransport(ioStrategy, ioThreads, workerThreads, maxItemSize + 64 * 1024);
-        this.sweeper = new Sweeper(Duration.ofMillis(Math.max(1, Math.min(10, operationTimeout.toMillis() / 10))));
-        for (ServerAddress server : servers) {
-            pools.put(server, new ConnectionPool(server.host(), server.port(), transport, poolSettings));
-        }
-        this.ring = KetamaRing.of(servers.stream().map(ServerAddress::toString).toList(), List.copyOf(pools.values()));
-        pools.values().forEach(sweeper::register);
+        // A removed server's pending requests end within one operation timeout; the rest is slack.
+        this.cluster = new Cluster(servers, weights, clusterSettings,
+                (server, events) -> new ConnectionPool(server.host(), server.port(), transport, poolSettings, events),
+                operationTimeout.multipliedBy(2));
+        cluster.maintain(System.nanoTime());
+        this.sweeper = new Sweeper(Duration.ofMillis(Math.max(1, Math.min(10, operationTimeout.toMillis() / 10))),
+                cluster::maintain);
         this.blocking = new BlockingMemcachedClient(this);
     }
 
@@ -86,15 +94,81 @@ public final class MemcachedClient implements AutoCloseable {
         return blocking;
     }
 
-    /** The configured servers, in configuration order. */
+    /** The servers in use, in list order (failed ones included). */
     public List<ServerAddress> servers() {
-        return List.copyOf(pools.keySet());
+        return cluster.servers();
     }
 
-    /** The server a key lives on. */
+    /**
+     * The server a key is read from now: its owner on the ring, or, while the owner is marked
+     * failed, the server failover (or a replica) sends it to.
+     *
+     * @throws ServerUnavailableException if no server can take the key
+     */
     public ServerAddress serverFor(String key) {
-        String name = ring.locate(key).server();
-        return pools.keySet().stream().filter(s -> s.toString().equals(name)).findFirst().orElseThrow();
+        return cluster.serverFor(key);
+    }
+
+    /** The server that owns a key by the server list alone, whatever their health. */
+    public ServerAddress ownerOf(String key) {
+        return cluster.ownerOf(key);
+    }
+
+    /** Each server's health (active or failed, since when, last error), in list order. */
+    public List<ServerState> serverStates() {
+        return cluster.states();
+    }
+
+    /** Tells {@code listener} whenever a server is marked failed or comes back. */
+    public void addServerStateListener(ServerStateListener listener) {
+        cluster.addListener(listener);
+    }
+
+    /** Stops telling {@code listener} about server state changes. */
+    public void removeServerStateListener(ServerStateListener listener) {
+        cluster.removeListener(listener);
+    }
+
+    // ---- server list changes --------------------------------------------------------------------
+
+    /**
+     * Replaces the server list in one atomic step. Servers kept keep their connections; removed
+     * servers take no new requests and close once their pending requests finish; new servers get
+     * new pools. Requests already sent are not disturbed.
+     *
+     * @param servers {@code host:port} strings (each may hold a comma-separated list)
+     */
+    public void setServers(List<String> servers) {
+        cluster.setServers(ServerAddress.parseAll(servers));
+    }
+
+    /**
+     * Builds the ring for a new server list and opens connections to its new servers without
+     * using it; {@link ServerListChange#apply()} then switches to it in one step. This is how
+     * coordinated changes let every client switch at the same moment.
+     */
+    public ServerListChange prepareServers(List<String> servers) {
+        return cluster.prepare(ServerAddress.parseAll(servers));
+    }
+
+    /** Adds a server (weight 1); nothing happens if it is already in the list. */
+    public void addServer(String server) {
+        addServer(server, 1);
+    }
+
+    /** Adds a server with a Ketama weight (its share of keys is its weight over the total). */
+    public void addServer(String server, int weight) {
+        cluster.addServer(ServerAddress.parse(server), weight);
+    }
+
+    /**
+     * Removes a server: its keys move to the other servers; its connections close once their
+     * pending requests finish.
+     *
+     * @throws IllegalArgumentException if it is the last server
+     */
+    public void removeServer(String server) {
+        cluster.removeServer(ServerAddress.parse(server));
     }
 
     // ---- reads ----------------------------------------------------------------------------------
@@ -134,7 +208,7 @@ public final class MemcachedClient implements AutoCloseable {
     /** Resets the expiry of a key; {@code false} if the key is not stored. */
     public CompletableFuture<Boolean> touch(String key, Duration expiry) {
         int wireExpiry = Expiry.toWire(expiry);
-        return single("touch", key, k -> Request.touch(Opcode.TOUCH, k, wireExpiry),
+        return write("touch", key, k -> Request.touch(Opcode.TOUCH, k, wireExpiry),
                 falseOn(ServerStatus.KEY_NOT_FOUND));
     }
 
@@ -181,19 +255,29 @@ public final class MemcachedClient implements AutoCloseable {
         return concat("prepend", Opcode.PREPEND, key, value);
     }
 
-    /** Stores a value only if the key still has the CAS token {@code cas} (from {@link #gets}). */
+    /**
+     * Stores a value only if the key still has the CAS token {@code cas} (from {@link #gets}).
+     * With replicas, the owner's copy decides; replicas then get the stored value (their tokens differ).
+     */
     public CompletableFuture<CasResult> cas(String key, Object value, long cas, Duration expiry) {
-        return store("cas", Opcode.SET, key, value, expiry, cas, transcoder, (response, operation) -> switch (response.serverStatus()) {
-            case NO_ERROR -> CasResult.STORED;
-            case KEY_EXISTS -> CasResult.EXISTS;
-            case KEY_NOT_FOUND -> CasResult.NOT_FOUND;
-            default -> throw operation.statusError(response);
-        });
+        CompletableFuture<CasResult> owner = store("cas", Opcode.SET, key, value, expiry, cas, transcoder,
+                (response, operation) -> switch (response.serverStatus()) {
+                    case NO_ERROR -> CasResult.STORED;
+                    case KEY_EXISTS -> CasResult.EXISTS;
+                    case KEY_NOT_FOUND -> CasResult.NOT_FOUND;
+                    default -> throw operation.statusError(response);
+                });
+        if (!cluster.replicated()) {
+            return owner;
+        }
+        return owner.thenCompose(result -> result != CasResult.STORED ? CompletableFuture.completedFuture(result)
+                : copyToReplicas("cas", key, k -> storeRequest(Opcode.SET, k, value, Expiry.toWire(expiry), 0, transcoder))
+                        .thenApply(done -> result));
     }
 
     /** Removes a key; {@code false} if it was not stored. */
     public CompletableFuture<Boolean> delete(String key) {
-        return single("delete", key, k -> Request.keyed(Opcode.DELETE, k), falseOn(ServerStatus.KEY_NOT_FOUND));
+        return write("delete", key, k -> Request.keyed(Opcode.DELETE, k), falseOn(ServerStatus.KEY_NOT_FOUND));
     }
 
     /**
@@ -235,7 +319,7 @@ public final class MemcachedClient implements AutoCloseable {
                 (response, operation) -> response.ok()
                         ? new KeyResult<>(Outcome.FOUND, decode(valueTranscoder, response), 0, null)
                         : errorResult(response, operation),
-                Outcome.NOT_FOUND);
+                Outcome.NOT_FOUND, false);
     }
 
     /** Reads many keys with their CAS tokens ({@link KeyResult#cas()}). */
@@ -244,7 +328,7 @@ public final class MemcachedClient implements AutoCloseable {
                 (response, operation) -> response.ok()
                         ? new KeyResult<>(Outcome.FOUND, decode(transcoder, response), response.cas(), null)
                         : errorResult(response, operation),
-                Outcome.NOT_FOUND);
+                Outcome.NOT_FOUND, false);
     }
 
     /** Stores many values with one expiry: one write and one round trip per server. */
@@ -252,13 +336,13 @@ public final class MemcachedClient implements AutoCloseable {
         int wireExpiry = Expiry.toWire(expiry);
         return bulk("setMulti", values.keySet(),
                 (key, bytes) -> storeRequest(Opcode.SETQ, bytes, values.get(key), wireExpiry, 0, transcoder),
-                MemcachedClient::errorResult, Outcome.STORED);
+                MemcachedClient::errorResult, Outcome.STORED, true);
     }
 
     /** Removes many keys; keys that were not stored are {@link Outcome#NOT_FOUND}. */
     public CompletableFuture<BulkResult<Object>> deleteMulti(Collection<String> keys) {
         return bulk("deleteMulti", keys, (key, bytes) -> Request.keyed(Opcode.DELETEQ, bytes),
-                MemcachedClient::errorResult, Outcome.DELETED);
+                MemcachedClient::errorResult, Outcome.DELETED, true);
     }
 
     /**
@@ -270,7 +354,7 @@ public final class MemcachedClient implements AutoCloseable {
         return bulk("casMulti", values.keySet(), (key, bytes) -> {
             CasValue<?> casValue = values.get(key);
             return storeRequest(Opcode.SETQ, bytes, casValue.value(), wireExpiry, casValue.cas(), transcoder);
-        }, MemcachedClient::errorResult, Outcome.STORED);
+        }, MemcachedClient::errorResult, Outcome.STORED, false);
     }
 
     // ---- servers --------------------------------------------------------------------------------
@@ -318,11 +402,8 @@ public final class MemcachedClient implements AutoCloseable {
     /** Closes every connection (failing operations still in flight) and stops the client's threads. */
     @Override
     public void close() {
-        pools.values().forEach(pool -> {
-            sweeper.unregister(pool);
-            pool.close();
-        });
         sweeper.close();
+        cluster.close();
         transport.close();
     }
 
@@ -333,34 +414,81 @@ public final class MemcachedClient implements AutoCloseable {
         Request create(String key, byte[] keyBytes);
     }
 
+    /** Sends one request to the server a key is read from. */
     private <T> CompletableFuture<T> single(String name, String key, Function<byte[], Request> request,
             ResponseHandler<T> handler) {
         try {
             SingleOperation<T> operation = new SingleOperation<>(name, key, request.apply(Keys.encode(key)), timeoutNanos, handler);
-            ring.locate(key).send(operation);
+            cluster.readTarget(key).send(operation);
             return operation.future();
         } catch (MemcachedException | IllegalArgumentException e) {
             return CompletableFuture.failedFuture(e);
         }
     }
 
+    /**
+     * Sends one request to a key's owner and, with replicas, the same request to each replica.
+     * The owner's answer is the result; it is given once the replicas have answered too, so that
+     * a completed write is on every copy that could take it.
+     */
+    private <T> CompletableFuture<T> write(String name, String key, Function<byte[], Request> request,
+            ResponseHandler<T> handler) {
+        if (!cluster.replicated()) {
+            return single(name, key, request, handler);
+        }
+        try {
+            Request built = request.apply(Keys.encode(key));
+            List<ConnectionPool> targets = cluster.writeTargets(key);
+            SingleOperation<T> owner = new SingleOperation<>(name, key, built, timeoutNanos, handler);
+            targets.get(0).send(owner);
+            return sendToReplicas(name, key, built, targets).thenCompose(done -> owner.future());
+        } catch (MemcachedException | IllegalArgumentException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /** Sends a request to a key's replicas only (the owner already has the write). */
+    private CompletableFuture<Void> copyToReplicas(String name, String key, Function<byte[], Request> request) {
+        try {
+            return sendToReplicas(name, key, request.apply(Keys.encode(key)), cluster.writeTargets(key));
+        } catch (MemcachedException | IllegalArgumentException e) {
+            return CompletableFuture.completedFuture(null);
+        }
+    }
+
+    /** A replica that misses a write is no error of the caller's: its copy is a best effort. */
+    private CompletableFuture<Void> sendToReplicas(String name, String key, Request request, List<ConnectionPool> targets) {
+        if (targets.size() == 1) {
+            return CompletableFuture.completedFuture(null);
+        }
+        CompletableFuture<?>[] copies = new CompletableFuture<?>[targets.size() - 1];
+        for (int i = 1; i < targets.size(); i++) {
+            SingleOperation<Object> copy = new SingleOperation<>(name + " (replica)", key, request, timeoutNanos,
+                    (response, operation) -> null);
+            targets.get(i).send(copy);
+            copies[i - 1] = copy.future().exceptionally(error -> null);
+        }
+        return CompletableFuture.allOf(copies);
+    }
+
     private <T, R> CompletableFuture<R> store(String name, Opcode opcode, String key, T value, Duration expiry, long cas,
             Transcoder<? super T> valueTranscoder, ResponseHandler<R> handler) {
         try {
             int wireExpiry = Expiry.toWire(expiry);
-            return single(name, key, k -> storeRequest(opcode, k, value, wireExpiry, cas, valueTranscoder), handler);
+            return cas != 0 ? single(name, key, k -> storeRequest(opcode, k, value, wireExpiry, cas, valueTranscoder), handler)
+                    : write(name, key, k -> storeRequest(opcode, k, value, wireExpiry, cas, valueTranscoder), handler);
         } catch (IllegalArgumentException e) {
             return CompletableFuture.failedFuture(e);
         }
     }
 
     private CompletableFuture<Boolean> concat(String name, Opcode opcode, String key, Object value) {
-        return single(name, key, k -> Request.concat(opcode, k, encode(transcoder, value).bytes()),
+        return write(name, key, k -> Request.concat(opcode, k, encode(transcoder, value).bytes()),
                 falseOn(ServerStatus.ITEM_NOT_STORED, ServerStatus.KEY_NOT_FOUND));
     }
 
     private CompletableFuture<Long> counter(String name, Opcode opcode, String key, long delta, long initial, int expiry) {
-        return single(name, key, k -> Request.counter(opcode, k, delta, initial, expiry), (response, operation) -> {
+        return write(name, key, k -> Request.counter(opcode, k, delta, initial, expiry), (response, operation) -> {
             requireOk(response, operation);
             return response.counterValue();
         });
@@ -390,46 +518,75 @@ public final class MemcachedClient implements AutoCloseable {
         return data;
     }
 
+    /**
+     * Groups keys by server, sends one quiet batch per server (all at once), and reports every key.
+     * A key that cannot be sent (bad key, too large, no server) or whose batch fails gets an
+     * {@link Outcome#ERROR}; the other keys are unaffected. Writes with replicas also go to each
+     * key's replicas; the owner's outcome is the one reported.
+     */
     private <T> CompletableFuture<BulkResult<T>> bulk(String name, Collection<String> keys, KeyedRequest request,
-            BulkOperation.KeyHandler<T> handler, Outcome silentOutcome) {
-        List<String> unique = new ArrayList<>(new LinkedHashSet<>(keys));
-        Map<String, KeyResult<T>> results = new HashMap<>();
-        Map<ConnectionPool, List<String>> keysByServer = new IdentityHashMap<>();
-        Map<ConnectionPool, List<Request>> requestsByServer = new IdentityHashMap<>();
-        for (String key : unique) {
+            BulkOperation.KeyHandler<T> handler, Outcome silentOutcome, boolean write) {
+        List<String> unique = new ArrayList<>(keys instanceof Set<?> ? keys : new LinkedHashSet<>(keys));
+        @SuppressWarnings("unchecked")
+        KeyResult<T>[] results = new KeyResult[unique.size()];
+        boolean replicated = write && cluster.replicated();
+        Map<ConnectionPool, Batch> batches = new IdentityHashMap<>();
+        for (int i = 0; i < results.length; i++) {
+            String key = unique.get(i);
             try {
                 Request built = request.create(key, Keys.encode(key));
-                ConnectionPool pool = ring.locate(key);
-                keysByServer.computeIfAbsent(pool, p -> new ArrayList<>()).add(key);
-                requestsByServer.computeIfAbsent(pool, p -> new ArrayList<>()).add(built);
+                if (replicated) {
+                    List<ConnectionPool> targets = cluster.writeTargets(key);
+                    for (int t = 0; t < targets.size(); t++) {
+                        batches.computeIfAbsent(targets.get(t), pool -> new Batch()).add(i, key, built, t == 0);
+                    }
+                } else {
+                    batches.computeIfAbsent(cluster.readTarget(key), pool -> new Batch()).add(i, key, built, true);
+                }
             } catch (MemcachedException e) {
-                results.put(key, new KeyResult<>(Outcome.ERROR, null, 0, e));
+                results[i] = new KeyResult<>(Outcome.ERROR, null, 0, e);
             }
         }
-        List<CompletableFuture<Void>> batches = new ArrayList<>();
-        keysByServer.forEach((pool, batchKeys) -> {
-            BulkOperation<T> operation = new BulkOperation<>(name, batchKeys,
-                    requestsByServer.get(pool).toArray(Request[]::new), timeoutNanos, handler, silentOutcome);
-            pool.send(operation);
-            batches.add(operation.future().handle((batchResults, error) -> {
-                synchronized (results) {
-                    for (int i = 0; i < batchKeys.size(); i++) {
-                        results.put(batchKeys.get(i), error == null ? batchResults[i]
-                                : new KeyResult<>(Outcome.ERROR, null, 0, asMemcached(error)));
+        CompletableFuture<?>[] sent = new CompletableFuture<?>[batches.size()];
+        int next = 0;
+        for (Map.Entry<ConnectionPool, Batch> entry : batches.entrySet()) {
+            Batch batch = entry.getValue();
+            BulkOperation<T> operation = new BulkOperation<>(name, batch.keys,
+                    batch.requests.toArray(Request[]::new), timeoutNanos, handler, silentOutcome);
+            entry.getKey().send(operation);
+            // Each batch writes only its own keys' slots; allOf orders those writes before the read below.
+            sent[next++] = operation.future().handle((batchResults, error) -> {
+                for (int j = 0; j < batch.keys.size(); j++) {
+                    if (batch.owner.get(j)) {
+                        results[batch.index.get(j)] = error == null ? batchResults[j]
+                                : new KeyResult<>(Outcome.ERROR, null, 0, asMemcached(error));
                     }
                 }
                 return null;
-            }));
-        });
-        return CompletableFuture.allOf(batches.toArray(CompletableFuture[]::new)).thenApply(done -> {
-            Map<String, KeyResult<T>> ordered = new LinkedHashMap<>();
-            synchronized (results) {
-                for (String key : unique) {
-                    ordered.put(key, results.get(key));
-                }
+            });
+        }
+        return CompletableFuture.allOf(sent).thenApply(done -> {
+            Map<String, KeyResult<T>> ordered = new LinkedHashMap<>(results.length * 4 / 3 + 1);
+            for (int i = 0; i < results.length; i++) {
+                ordered.put(unique.get(i), results[i]);
             }
             return new BulkResult<>(ordered);
         });
+    }
+
+    /** The keys and requests of one server's share of a bulk call. */
+    private static final class Batch {
+        final List<Integer> index = new ArrayList<>();
+        final List<String> keys = new ArrayList<>();
+        final List<Request> requests = new ArrayList<>();
+        final List<Boolean> owner = new ArrayList<>();
+
+        void add(int keyIndex, String key, Request request, boolean isOwner) {
+            index.add(keyIndex);
+            keys.add(key);
+            requests.add(request);
+            owner.add(isOwner);
+        }
     }
 
     private <T> CompletableFuture<Map<ServerAddress, T>> everyServer(String name, Supplier<Request> request,
@@ -439,7 +596,7 @@ public final class MemcachedClient implements AutoCloseable {
 
     private <T> CompletableFuture<Map<ServerAddress, T>> everyServer(Function<ConnectionPool, Operation<T>> operations) {
         Map<ServerAddress, CompletableFuture<T>> futures = new LinkedHashMap<>();
-        pools.forEach((server, pool) -> {
+        cluster.pools().forEach((server, pool) -> {
             Operation<T> operation = operations.apply(pool);
             pool.send(operation);
             futures.put(server, operation.future());

@@ -3,9 +3,12 @@ package dev.grizzlyboot.memcached;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
+import dev.grizzlyboot.memcached.cluster.ClusterSettings;
 import dev.grizzlyboot.memcached.cluster.ServerAddress;
 import dev.grizzlyboot.memcached.connection.PoolSettings;
 import dev.grizzlyboot.memcached.transcoder.DefaultTranscoder;
@@ -19,6 +22,7 @@ import dev.grizzlyboot.memcached.transcoder.Transcoder;
 public final class MemcachedClientBuilder {
 
     private final List<ServerAddress> servers = new ArrayList<>();
+    private final Map<ServerAddress, Integer> weights = new HashMap<>();
     private Duration operationTimeout = Duration.ofSeconds(1);
     private Duration connectTimeout = Duration.ofSeconds(1);
     private Duration idleTimeout = Duration.ofMinutes(1);
@@ -32,6 +36,11 @@ public final class MemcachedClientBuilder {
     private int workerThreads = Math.max(2, Runtime.getRuntime().availableProcessors());
     private int maxItemSize = 1024 * 1024;
     private Transcoder<Object> transcoder = DefaultTranscoder.create();
+    private boolean failover = true;
+    private int failureThreshold = 3;
+    private Duration firstHealthCheck = Duration.ofMillis(100);
+    private Duration maxHealthCheck = Duration.ofSeconds(1);
+    private int replicas;
 
     MemcachedClientBuilder() {
     }
@@ -43,13 +52,56 @@ public final class MemcachedClientBuilder {
 
     /** Servers as {@code host:port} strings; each may hold a comma-separated list. */
     public MemcachedClientBuilder servers(List<String> addresses) {
-        for (String entry : addresses) {
-            for (String address : entry.split(",")) {
-                if (!address.isBlank()) {
-                    servers.add(ServerAddress.parse(address));
-                }
-            }
+        servers.addAll(ServerAddress.parseAll(addresses));
+        return this;
+    }
+
+    /**
+     * Gives a server a Ketama weight (default 1): its share of the keys is its weight over the
+     * total, placed as spymemcached's weighted Ketama places them.
+     */
+    public MemcachedClientBuilder weight(String server, int weight) {
+        weights.put(ServerAddress.parse(server), atLeastOne(weight, "weight"));
+        return this;
+    }
+
+    /**
+     * Whether a failed server leaves the ring, its keys going to the next servers (default
+     * {@code true}). With {@code false}, operations on a failed server's keys fail at once with
+     * {@link ServerUnavailableException} until it is back (or go to a replica, see {@link #replicas}).
+     */
+    public MemcachedClientBuilder failover(boolean enabled) {
+        this.failover = enabled;
+        return this;
+    }
+
+    /** Consecutive connect failures or operation timeouts that mark a server failed (default 3). */
+    public MemcachedClientBuilder failureThreshold(int failures) {
+        this.failureThreshold = atLeastOne(failures, "failureThreshold");
+        return this;
+    }
+
+    /**
+     * How often a failed server is checked (a VERSION request): first after {@code first}
+     * (default 100 ms), then doubling up to {@code max} (default 1 s). It rejoins the ring on the
+     * first answer.
+     */
+    public MemcachedClientBuilder healthCheckInterval(Duration first, Duration max) {
+        this.firstHealthCheck = positive(first, "healthCheckInterval first");
+        this.maxHealthCheck = positive(max, "healthCheckInterval max");
+        return this;
+    }
+
+    /**
+     * Extra copies of every write, on the next distinct servers of the ring (default 0). Reads go
+     * to the key's owner and, while it is failed, to a replica. A write completes when every copy
+     * has answered; its result is the owner's.
+     */
+    public MemcachedClientBuilder replicas(int count) {
+        if (count < 0) {
+            throw new IllegalArgumentException("replicas must be >= 0, was " + count);
         }
+        this.replicas = count;
         return this;
     }
 
@@ -141,8 +193,10 @@ public final class MemcachedClientBuilder {
         }
         PoolSettings pool = new PoolSettings(minConnections, maxConnections, pipelineDepth, connectTimeout,
                 idleTimeout, reconnectBackoff, maxReconnectBackoff);
-        return new MemcachedClient(List.copyOf(servers), pool, operationTimeout, ioStrategy, ioThreads,
-                workerThreads, maxItemSize, transcoder);
+        ClusterSettings cluster = new ClusterSettings(failover, failureThreshold, firstHealthCheck, maxHealthCheck,
+                operationTimeout, replicas);
+        return new MemcachedClient(List.copyOf(servers), Map.copyOf(weights), pool, cluster, operationTimeout, ioStrategy,
+                ioThreads, workerThreads, maxItemSize, transcoder);
     }
 
     private static Duration positive(Duration value, String name) {

@@ -1,5 +1,7 @@
 package dev.grizzlyboot.memcached.cluster;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -52,6 +54,24 @@ public record ServerAddress(String host, int port) {
             throw new IllegalArgumentException("write IPv6 server addresses as [address]:port, not '" + text + "'");
         }
         return new ServerAddress(value.substring(0, colon), port(value.substring(colon + 1), text));
+    }
+
+    /**
+     * Parses a list of {@code host:port} strings, each of which may itself be a comma-separated
+     * list; blank entries are skipped.
+     *
+     * @throws IllegalArgumentException if an entry is not a server address
+     */
+    public static List<ServerAddress> parseAll(List<String> texts) {
+        List<ServerAddress> servers = new ArrayList<>();
+        for (String text : texts) {
+            for (String address : text.split(",")) {
+                if (!address.isBlank()) {
+                    servers.add(parse(address));
+                }
+            }
+        }
+        return servers;
     }
 
     /** {@code host:port} ({@code [host]:port} for IPv6 literals): the form hashing uses. */

@@ -13,7 +13,9 @@ import dev.grizzlyboot.memcached.protocol.Operation;
  * pending operations; when even that one has {@code pipelineDepth} pending and the pool is below
  * its maximum, another connection is opened. A lost connection is replaced on demand; while
  * connects fail, the pool backs off (doubling up to a cap) and fails operations at once instead
- * of letting each wait for a timeout.
+ * of letting each wait for a timeout. Connect failures, timeouts and answers are reported to
+ * {@link PoolEvents} for failure detection. A {@linkplain #retire() retired} pool takes no new
+ * connections and closes once nothing is pending.
  *
  * <p>Thread-safe: {@link #send} is lock-free; opening and removing connections take a lock.
  * Internal.
@@ -25,19 +27,22 @@ public final class ConnectionPool {
     private final int port;
     private final ClientTransport transport;
     private final PoolSettings settings;
+    private final PoolEvents events;
     private final Object lock = new Object();
     private volatile MemcachedConnection[] connections = new MemcachedConnection[0];
     private volatile long retryAfterNanos;
     private volatile MemcachedException lastConnectError;
     private long backoffNanos;
     private volatile boolean closed;
+    private volatile boolean retired;
 
-    public ConnectionPool(String host, int port, ClientTransport transport, PoolSettings settings) {
+    public ConnectionPool(String host, int port, ClientTransport transport, PoolSettings settings, PoolEvents events) {
         this.server = host + ":" + port;
         this.host = host;
         this.port = port;
         this.transport = transport;
         this.settings = settings;
+        this.events = events;
     }
 
     /** {@code host:port} of the server. */
@@ -72,18 +77,61 @@ public final class ConnectionPool {
         return open;
     }
 
-    /** Times out expired operations, closes idle surplus connections and keeps the minimum open. */
-    void maintain(long nowNanos) {
+    /** Operations queued or in flight on all connections. */
+    public int pending() {
+        int pending = 0;
+        for (MemcachedConnection connection : connections) {
+            pending += connection.pending();
+        }
+        return pending;
+    }
+
+    /** Whether the pool has been closed (directly, or by a retirement that completed). */
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /**
+     * Stops the pool from opening connections and closes it once nothing is pending (checked by
+     * {@link #maintain}). Operations already sent finish normally.
+     */
+    public void retire() {
+        retired = true;
+    }
+
+    /** Forgets the reconnect back-off, so the next operation tries to connect at once. */
+    public void resetBackoff() {
+        synchronized (lock) {
+            backoffNanos = 0;
+            retryAfterNanos = 0;
+        }
+    }
+
+    /**
+     * Times out expired operations, closes idle surplus connections and keeps the minimum open;
+     * closes a retired pool once it is drained. Called by the client's sweeper.
+     */
+    public void maintain(long nowNanos) {
         MemcachedConnection[] current = connections;
         long idleLimit = settings.idleTimeout().toNanos();
         int surplus = current.length - settings.minConnections();
+        int timedOut = 0;
         for (MemcachedConnection connection : current) {
-            connection.sweep(nowNanos, settings.connectTimeout().toNanos());
+            timedOut += connection.sweep(nowNanos, settings.connectTimeout().toNanos());
             if (surplus > 0 && connection.isOpen() && connection.idleNanos(nowNanos) > idleLimit) {
                 surplus--;
                 remove(connection);
                 connection.close(new MemcachedConnectionException("idle connection to " + server + " closed"));
             }
+        }
+        if (timedOut > 0) {
+            events.timedOut(timedOut);
+        }
+        if (retired) {
+            if (pending() == 0) {
+                close(new MemcachedConnectionException(server + " was removed from the client"));
+            }
+            return;
         }
         int missing = settings.minConnections() - connections.length;
         for (int i = 0; i < missing; i++) {
@@ -95,6 +143,10 @@ public final class ConnectionPool {
 
     /** Closes every connection, failing what they carry. */
     public void close() {
+        close(new MemcachedConnectionException("client closed"));
+    }
+
+    private void close(MemcachedConnectionException reason) {
         MemcachedConnection[] current;
         synchronized (lock) {
             closed = true;
@@ -102,8 +154,12 @@ public final class ConnectionPool {
             connections = new MemcachedConnection[0];
         }
         for (MemcachedConnection connection : current) {
-            connection.close(new MemcachedConnectionException("client closed"));
+            connection.close(reason);
         }
+    }
+
+    void answered() {
+        events.answered();
     }
 
     void connected(MemcachedConnection connection) {
@@ -123,6 +179,9 @@ public final class ConnectionPool {
                 retryAfterNanos = System.nanoTime() + backoffNanos;
                 lastConnectError = error;
             }
+        }
+        if (whileConnecting && !closed) {
+            events.connectFailed(error);
         }
     }
 
@@ -147,7 +206,7 @@ public final class ConnectionPool {
     private MemcachedConnection open() {
         MemcachedConnection connection;
         synchronized (lock) {
-            if (closed || connections.length >= settings.maxConnections()
+            if (closed || retired || connections.length >= settings.maxConnections()
                     || (retryAfterNanos != 0 && System.nanoTime() - retryAfterNanos < 0)) {
                 return null;
             }
@@ -178,6 +237,9 @@ public final class ConnectionPool {
     private MemcachedConnectionException unavailable() {
         MemcachedException cause = lastConnectError;
         long waitMillis = Math.max(0, TimeUnit.NANOSECONDS.toMillis(retryAfterNanos - System.nanoTime()));
+        if (retired) {
+            return new MemcachedConnectionException(server + " was removed from the client");
+        }
         if (closed) {
             return new MemcachedConnectionException("client closed");
         }

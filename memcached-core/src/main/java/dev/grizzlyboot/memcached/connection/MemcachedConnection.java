@@ -118,15 +118,18 @@ final class MemcachedConnection {
         return pending.get() == 0 ? nowNanos - lastActiveNanos : 0;
     }
 
-    /** Fails operations past their deadline; closes the connection if connecting takes too long. */
-    void sweep(long nowNanos, long connectTimeoutNanos) {
+    /**
+     * Fails operations past their deadline; closes the connection if connecting takes too long.
+     *
+     * @return how many operations this sweep timed out
+     */
+    int sweep(long nowNanos, long connectTimeoutNanos) {
         if (state == State.CONNECTING && nowNanos - createdNanos > connectTimeoutNanos) {
             close(new MemcachedConnectionException("connecting to " + server + " timed out after "
                     + TimeUnit.NANOSECONDS.toMillis(connectTimeoutNanos) + " ms"));
-            return;
+            return 0;
         }
-        timeOutExpired(outbound, nowNanos);
-        timeOutExpired(inFlight, nowNanos);
+        return timeOutExpired(outbound, nowNanos) + timeOutExpired(inFlight, nowNanos);
     }
 
     /** Closes the connection and fails everything queued or in flight with {@code error}. */
@@ -154,6 +157,7 @@ final class MemcachedConnection {
             inFlight.poll();
             pending.decrementAndGet();
             lastActiveNanos = System.nanoTime();
+            pool.answered();
         }
     }
 
@@ -253,12 +257,14 @@ final class MemcachedConnection {
         }
     }
 
-    private static void timeOutExpired(Queue<Operation<?>> queue, long nowNanos) {
+    private static int timeOutExpired(Queue<Operation<?>> queue, long nowNanos) {
+        int timedOut = 0;
         for (Operation<?> operation : queue) {
-            if (!operation.isDone() && operation.expiredAt(nowNanos)) {
-                operation.timeOut();
+            if (!operation.isDone() && operation.expiredAt(nowNanos) && operation.timeOut()) {
+                timedOut++;
             }
         }
+        return timedOut;
     }
 
     @Override

@@ -64,9 +64,13 @@ public abstract class Operation<T> {
         return nowNanos - deadlineNanos >= 0;
     }
 
-    /** Fails the operation with a timeout, unless it has already completed. */
-    public final void timeOut() {
-        fail(new MemcachedTimeoutException(describe() + " on " + server + " timed out after "
+    /**
+     * Fails the operation with a timeout, unless it has already completed.
+     *
+     * @return whether this call timed it out
+     */
+    public final boolean timeOut() {
+        return future.completeExceptionally(new MemcachedTimeoutException(describe() + " on " + server + " timed out after "
                 + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms"));
     }
 

@@ -1,0 +1,109 @@
+package dev.grizzlyboot.memcached.cluster;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The servers a client routes to at one moment, with two rings: every server, and the servers not
+ * marked failed. Replaced whole, never changed, so a caller that read it routes by one consistent
+ * view. Immutable.
+ */
+final class Topology {
+
+    private final List<Node> nodes;
+    private final KetamaRing<Node> all;
+    private final KetamaRing<Node> live;
+    private final boolean failover;
+    private final int copies;
+
+    private Topology(List<Node> nodes, boolean failover, int replicas) {
+        this.nodes = List.copyOf(nodes);
+        this.failover = failover;
+        this.copies = replicas + 1;
+        this.all = ring(this.nodes);
+        List<Node> active = new ArrayList<>();
+        for (Node node : this.nodes) {
+            if (!node.failed()) {
+                active.add(node);
+            }
+        }
+        this.live = active.size() == this.nodes.size() ? all : active.isEmpty() ? null : ring(active);
+    }
+
+    static Topology of(List<Node> nodes, ClusterSettings settings) {
+        return new Topology(nodes, settings.failover(), settings.replicas());
+    }
+
+    /** The same servers, with the live ring recomputed after a status change. */
+    Topology withCurrentHealth() {
+        return new Topology(nodes, failover, copies - 1);
+    }
+
+    List<Node> nodes() {
+        return nodes;
+    }
+
+    Node node(ServerAddress address) {
+        for (Node node : nodes) {
+            if (node.address().equals(address)) {
+                return node;
+            }
+        }
+        return null;
+    }
+
+    /** The server to read a key from: its owner, or (owner failed) the first live replica or next live server. */
+    Node readTarget(String key) {
+        if (failover) {
+            if (live == null) {
+                throw nodes.get(0).unavailableAll();
+            }
+            return live.locate(key);
+        }
+        if (copies == 1) {
+            Node owner = all.locate(key);
+            if (owner.failed()) {
+                throw owner.unavailable();
+            }
+            return owner;
+        }
+        List<Node> candidates = all.locate(key, copies);
+        for (Node candidate : candidates) {
+            if (!candidate.failed()) {
+                return candidate;
+            }
+        }
+        throw candidates.get(0).unavailable();
+    }
+
+    /** The servers a write of a key goes to, its owner first; never empty. */
+    List<Node> writeTargets(String key) {
+        if (failover) {
+            if (live == null) {
+                throw nodes.get(0).unavailableAll();
+            }
+            return live.locate(key, copies);
+        }
+        List<Node> candidates = all.locate(key, copies);
+        List<Node> targets = new ArrayList<>(candidates.size());
+        for (Node candidate : candidates) {
+            if (!candidate.failed()) {
+                targets.add(candidate);
+            }
+        }
+        if (targets.isEmpty()) {
+            throw candidates.get(0).unavailable();
+        }
+        return targets;
+    }
+
+    /** The owner of a key when every server is up: where the key lives by the configured list alone. */
+    Node owner(String key) {
+        return all.locate(key);
+    }
+
+    private static KetamaRing<Node> ring(List<Node> nodes) {
+        return KetamaRing.of(nodes.stream().map(node -> node.address().toString()).toList(), nodes,
+                nodes.stream().map(Node::weight).toList());
+    }
+}

@@ -1,0 +1,35 @@
+package dev.grizzlyboot.memcached.connection;
+
+import dev.grizzlyboot.memcached.MemcachedException;
+
+/**
+ * What a {@link ConnectionPool} reports about its server's health, so that failure detection can
+ * live outside the pool. Called on I/O and sweeper threads: implementations must be quick and
+ * must not block. Internal.
+ */
+public interface PoolEvents {
+
+    /** Reports nothing. */
+    PoolEvents NONE = new PoolEvents() {
+        @Override
+        public void connectFailed(MemcachedException error) {
+        }
+
+        @Override
+        public void timedOut(int operations) {
+        }
+
+        @Override
+        public void answered() {
+        }
+    };
+
+    /** A connect attempt failed (refused, unreachable, or too slow). */
+    void connectFailed(MemcachedException error);
+
+    /** One sweep timed out {@code operations} operations waiting on this server. */
+    void timedOut(int operations);
+
+    /** The server answered a request: it is alive. */
+    void answered();
+}
