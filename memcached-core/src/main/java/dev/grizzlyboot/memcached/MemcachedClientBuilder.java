@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Objects;
 
 import dev.grizzlyboot.memcached.cluster.ClusterSettings;
+import dev.grizzlyboot.memcached.cluster.KetamaNaming;
 import dev.grizzlyboot.memcached.cluster.ServerAddress;
 import dev.grizzlyboot.memcached.connection.PoolSettings;
 import dev.grizzlyboot.memcached.transcoder.DefaultTranscoder;
@@ -41,6 +42,7 @@ public final class MemcachedClientBuilder {
     private Duration firstHealthCheck = Duration.ofMillis(100);
     private Duration maxHealthCheck = Duration.ofSeconds(1);
     private int replicas;
+    private KetamaNaming ketamaNaming = KetamaNaming.HOST_PORT;
 
     MemcachedClientBuilder() {
     }
@@ -62,6 +64,15 @@ public final class MemcachedClientBuilder {
      */
     public MemcachedClientBuilder weight(String server, int weight) {
         weights.put(ServerAddress.parse(server), atLeastOne(weight, "weight"));
+        return this;
+    }
+
+    /**
+     * How servers are named on the Ketama ring (default {@link KetamaNaming#HOST_PORT}); choose
+     * {@link KetamaNaming#LIBMEMCACHED} to share keys with libmemcached-based clients on port 11211.
+     */
+    public MemcachedClientBuilder ketamaNaming(KetamaNaming naming) {
+        this.ketamaNaming = Objects.requireNonNull(naming, "ketamaNaming");
         return this;
     }
 
@@ -194,7 +205,7 @@ public final class MemcachedClientBuilder {
         PoolSettings pool = new PoolSettings(minConnections, maxConnections, pipelineDepth, connectTimeout,
                 idleTimeout, reconnectBackoff, maxReconnectBackoff);
         ClusterSettings cluster = new ClusterSettings(failover, failureThreshold, firstHealthCheck, maxHealthCheck,
-                operationTimeout, replicas);
+                operationTimeout, replicas, ketamaNaming);
         return new MemcachedClient(List.copyOf(servers), Map.copyOf(weights), pool, cluster, operationTimeout, ioStrategy,
                 ioThreads, workerThreads, maxItemSize, transcoder);
     }

@@ -12,9 +12,10 @@ import java.time.Duration;
  * @param maxProbeDelay        longest wait between health checks
  * @param probeTimeout         how long a health check may take
  * @param replicas             extra copies of each write on the next distinct servers of the ring
+ * @param naming               how servers are named on the Ketama ring
  */
 public record ClusterSettings(boolean failover, int failureThreshold, Duration firstProbeDelay, Duration maxProbeDelay,
-        Duration probeTimeout, int replicas) {
+        Duration probeTimeout, int replicas, KetamaNaming naming) {
 
     public ClusterSettings {
         if (failureThreshold < 1) {

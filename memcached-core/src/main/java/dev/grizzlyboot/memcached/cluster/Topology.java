@@ -13,13 +13,15 @@ final class Topology {
     private final List<Node> nodes;
     private final KetamaRing<Node> all;
     private final KetamaRing<Node> live;
+    private final ClusterSettings settings;
     private final boolean failover;
     private final int copies;
 
-    private Topology(List<Node> nodes, boolean failover, int replicas) {
+    private Topology(List<Node> nodes, ClusterSettings settings) {
         this.nodes = List.copyOf(nodes);
-        this.failover = failover;
-        this.copies = replicas + 1;
+        this.settings = settings;
+        this.failover = settings.failover();
+        this.copies = settings.replicas() + 1;
         this.all = ring(this.nodes);
         List<Node> active = new ArrayList<>();
         for (Node node : this.nodes) {
@@ -31,12 +33,12 @@ final class Topology {
     }
 
     static Topology of(List<Node> nodes, ClusterSettings settings) {
-        return new Topology(nodes, settings.failover(), settings.replicas());
+        return new Topology(nodes, settings);
     }
 
     /** The same servers, with the live ring recomputed after a status change. */
     Topology withCurrentHealth() {
-        return new Topology(nodes, failover, copies - 1);
+        return new Topology(nodes, settings);
     }
 
     List<Node> nodes() {
@@ -102,8 +104,8 @@ final class Topology {
         return all.locate(key);
     }
 
-    private static KetamaRing<Node> ring(List<Node> nodes) {
-        return KetamaRing.of(nodes.stream().map(node -> node.address().toString()).toList(), nodes,
+    private KetamaRing<Node> ring(List<Node> nodes) {
+        return KetamaRing.of(nodes.stream().map(node -> settings.naming().name(node.address())).toList(), nodes,
                 nodes.stream().map(Node::weight).toList());
     }
 }

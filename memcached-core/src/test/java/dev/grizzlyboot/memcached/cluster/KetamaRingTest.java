@@ -42,6 +42,44 @@ class KetamaRingTest {
     }
 
     @Test
+    void addingAFifthServerMovesAboutAFifthOfTheKeysAllToIt() {
+        List<String> four = List.of("a:1", "b:1", "c:1", "d:1");
+        List<String> five = List.of("a:1", "b:1", "c:1", "d:1", "e:1");
+        KetamaRing<String> before = KetamaRing.of(four, four);
+        KetamaRing<String> after = KetamaRing.of(five, five);
+        int moved = 0;
+        for (int i = 0; i < 20_000; i++) {
+            String key = "key-" + i;
+            if (!before.locate(key).equals(after.locate(key))) {
+                moved++;
+                assertThat(after.locate(key)).isEqualTo("e:1");
+            }
+        }
+        assertThat(moved).isBetween(20_000 / 5 - 2_000, 20_000 / 5 + 2_000);
+    }
+
+    @Test
+    void replicaWalkGivesTheOwnerThenDistinctServersThenStops() {
+        List<String> servers = List.of("a:1", "b:1", "c:1");
+        KetamaRing<String> ring = KetamaRing.of(servers, servers);
+        for (int i = 0; i < 1_000; i++) {
+            String key = "key-" + i;
+            List<String> two = ring.locate(key, 2);
+            assertThat(two).hasSize(2).doesNotHaveDuplicates().first().isEqualTo(ring.locate(key));
+            assertThat(ring.locate(key, 10)).hasSize(3).doesNotHaveDuplicates().startsWith(two.toArray(String[]::new));
+        }
+        // Without its owner, a key goes to the server its replica walk names next: failover and replicas agree.
+        KetamaRing<String> withoutA = KetamaRing.of(List.of("b:1", "c:1"), List.of("b:1", "c:1"));
+        for (int i = 0; i < 1_000; i++) {
+            String key = "key-" + i;
+            List<String> walk = ring.locate(key, 2);
+            if (walk.get(0).equals("a:1")) {
+                assertThat(withoutA.locate(key)).isEqualTo(walk.get(1));
+            }
+        }
+    }
+
+    @Test
     void serverAddressesParseAndPrintCanonically() {
         assertThat(ServerAddress.parse(" cache1:11212 ")).hasToString("cache1:11212");
         assertThat(ServerAddress.parse("cache1").port()).isEqualTo(11211);
