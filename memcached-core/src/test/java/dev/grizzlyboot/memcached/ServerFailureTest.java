@@ -4,17 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAccumulator;
 
 import dev.grizzlyboot.testsupport.MemcachedExtension;
 import dev.grizzlyboot.testsupport.MemcachedProcess;
@@ -51,7 +40,7 @@ class ServerFailureTest {
         try (MemcachedClient client = MemcachedClient.builder().servers(server.address())
                 .operationTimeout(TIMEOUT).connectTimeout(TIMEOUT)
                 .reconnectBackoff(Duration.ofMillis(50), Duration.ofMillis(200)).build()) {
-            Load load = new Load(client.blocking(), 16);
+            Load load = new Load(client.blocking(), 16, 1, Duration.ofSeconds(40), Duration.ofMillis(BOUND_MILLIS * 4));
             await().atMost(Duration.ofSeconds(10)).until(() -> load.successes.get() > 1_000);
 
             fault.accept(server);
@@ -69,54 +58,6 @@ class ServerFailureTest {
             // Recovered: the data path works end to end again.
             client.blocking().set("after-fault", "ok", Duration.ZERO);
             assertThat(client.blocking().get("after-fault")).isEqualTo("ok");
-        }
-    }
-
-    /** Caller threads looping set+get until stopped, recording the slowest call and error types. */
-    private static final class Load {
-
-        final AtomicLong successes = new AtomicLong();
-        final Map<Class<?>, AtomicLong> errors = new ConcurrentHashMap<>();
-        final LongAccumulator slowestMillis = new LongAccumulator(Math::max, 0);
-        private final AtomicBoolean running = new AtomicBoolean(true);
-        private final ExecutorService threads;
-        private final List<Future<?>> workers = new ArrayList<>();
-
-        Load(BlockingMemcachedClient client, int threadCount) {
-            threads = Executors.newFixedThreadPool(threadCount);
-            for (int t = 0; t < threadCount; t++) {
-                String key = "load-" + t;
-                workers.add(threads.submit(() -> {
-                    while (running.get()) {
-                        timed(() -> client.set(key, "v", Duration.ZERO));
-                        timed(() -> client.get(key));
-                    }
-                }));
-            }
-        }
-
-        private void timed(Runnable call) {
-            long start = System.nanoTime();
-            try {
-                call.run();
-                successes.incrementAndGet();
-            } catch (MemcachedException e) {
-                errors.computeIfAbsent(e.getClass(), c -> new AtomicLong()).incrementAndGet();
-            }
-            slowestMillis.accumulate(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
-        }
-
-        long errorCount() {
-            return errors.values().stream().mapToLong(AtomicLong::get).sum();
-        }
-
-        void stop() throws Exception {
-            running.set(false);
-            threads.shutdown();
-            assertThat(threads.awaitTermination(BOUND_MILLIS * 4, TimeUnit.MILLISECONDS)).as("no stuck caller").isTrue();
-            for (Future<?> worker : workers) {
-                worker.get();
-            }
         }
     }
 }
