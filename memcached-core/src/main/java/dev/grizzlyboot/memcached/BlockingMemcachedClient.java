@@ -32,6 +32,11 @@ public final class BlockingMemcachedClient {
         return await(client.get(key));
     }
 
+    /** See {@link MemcachedClient#getFresh(String)}. */
+    public Object getFresh(String key) {
+        return await(client.getFresh(key));
+    }
+
     /** See {@link MemcachedClient#get(String, Transcoder)}. */
     public <T> T get(String key, Transcoder<T> transcoder) {
         return await(client.get(key, transcoder));

@@ -64,12 +64,14 @@ public final class MemcachedClient implements AutoCloseable {
     private final long timeoutNanos;
     private final int maxItemSize;
     private final Transcoder<Object> transcoder;
+    private final NearCache near;
     private final BlockingMemcachedClient blocking;
 
     MemcachedClient(List<ServerAddress> servers, Map<ServerAddress, Integer> weights, PoolSettings poolSettings,
             ClusterSettings clusterSettings, Duration operationTimeout, IoStrategy ioStrategy, int ioThreads,
-            int workerThreads, int maxItemSize, Transcoder<Object> transcoder) {
+            int workerThreads, int maxItemSize, Transcoder<Object> transcoder, NearCache near) {
         this.timeoutNanos = operationTimeout.toNanos();
+        this.near = near;
         this.maxItemSize = maxItemSize;
         this.transcoder = transcoder;
         // Room for a value of maxItemSize plus its key and extras; anything bigger is not memcached talking.
@@ -178,9 +180,44 @@ public final class MemcachedClient implements AutoCloseable {
         return get(key, transcoder);
     }
 
-    /** The value of a key decoded by {@code valueTranscoder}, or {@code null} if it is not stored. */
+    /**
+     * The value of a key decoded by {@code valueTranscoder}, or {@code null} if it is not stored.
+     * With a near cache, a local copy is used when there is one.
+     */
     public <T> CompletableFuture<T> get(String key, Transcoder<T> valueTranscoder) {
-        return single("get", key, k -> Request.keyed(Opcode.GET, k), valueOrNull(valueTranscoder));
+        CachedData local = near.get(key);
+        if (local != null) {
+            try {
+                return CompletableFuture.completedFuture(valueTranscoder.decode(local));
+            } catch (RuntimeException e) {
+                return CompletableFuture.failedFuture(new TranscoderException("get '" + key + "': could not decode the near-cache copy", e));
+            }
+        }
+        return getFresh(key, valueTranscoder);
+    }
+
+    /**
+     * The value of a key read from memcached even when the near cache has a copy (the near cache
+     * then keeps the fresh value); without a near cache, the same as {@link #get(String)}.
+     */
+    public CompletableFuture<Object> getFresh(String key) {
+        return getFresh(key, transcoder);
+    }
+
+    private <T> CompletableFuture<T> getFresh(String key, Transcoder<T> valueTranscoder) {
+        if (!near.enabled()) {
+            return single("get", key, k -> Request.keyed(Opcode.GET, k), valueOrNull(valueTranscoder));
+        }
+        long epoch = near.epoch();
+        return single("get", key, k -> Request.keyed(Opcode.GET, k), (response, operation) -> {
+            if (response.serverStatus() == ServerStatus.KEY_NOT_FOUND) {
+                return null;
+            }
+            requireOk(response, operation);
+            CachedData data = new CachedData(response.flags(), response.value());
+            near.loaded(key, data, epoch);
+            return valueTranscoder.decode(data);
+        });
     }
 
     /** The value of a key with its CAS token, or {@code null} if it is not stored. */
@@ -313,13 +350,43 @@ public final class MemcachedClient implements AutoCloseable {
         return getMulti(keys, transcoder);
     }
 
-    /** Reads many keys with a given transcoder. */
+    /** Reads many keys with a given transcoder; with a near cache, only keys without a local copy go to memcached. */
     public <T> CompletableFuture<BulkResult<T>> getMulti(Collection<String> keys, Transcoder<T> valueTranscoder) {
-        return bulk("getMulti", keys, (key, bytes) -> Request.keyed(Opcode.GETQ, bytes),
-                (response, operation) -> response.ok()
-                        ? new KeyResult<>(Outcome.FOUND, decode(valueTranscoder, response), 0, null)
-                        : errorResult(response, operation),
-                Outcome.NOT_FOUND, false);
+        if (!near.enabled()) {
+            return bulk("getMulti", keys, (key, bytes) -> Request.keyed(Opcode.GETQ, bytes),
+                    (response, operation) -> response.ok()
+                            ? new KeyResult<>(Outcome.FOUND, decode(valueTranscoder, response), 0, null)
+                            : errorResult(response, operation),
+                    Outcome.NOT_FOUND, Routing.READ);
+        }
+        Map<String, KeyResult<T>> local = new LinkedHashMap<>();
+        List<String> remote = new ArrayList<>();
+        for (String key : new LinkedHashSet<>(keys)) {
+            CachedData copy = near.get(key);
+            if (copy == null) {
+                remote.add(key);
+            } else {
+                local.put(key, new KeyResult<>(Outcome.FOUND, valueTranscoder.decode(copy), 0, null));
+            }
+        }
+        long epoch = near.epoch();
+        BulkOperation.KeyHandler<T> loadLocally = (response, operation) -> {
+            if (!response.ok()) {
+                return errorResult(response, operation);
+            }
+            CachedData data = new CachedData(response.flags(), response.value());
+            near.loaded(operation.keyOf(response), data, epoch);
+            return new KeyResult<>(Outcome.FOUND, valueTranscoder.decode(data), 0, null);
+        };
+        return bulk("getMulti", remote, (key, bytes) -> Request.keyed(Opcode.GETQ, bytes), loadLocally,
+                Outcome.NOT_FOUND, Routing.READ).thenApply(fetched -> {
+            Map<String, KeyResult<T>> ordered = new LinkedHashMap<>();
+            for (String key : new LinkedHashSet<>(keys)) {
+                KeyResult<T> result = local.get(key);
+                ordered.put(key, result != null ? result : fetched.get(key));
+            }
+            return new BulkResult<>(ordered);
+        });
     }
 
     /** Reads many keys with their CAS tokens ({@link KeyResult#cas()}). */
@@ -328,7 +395,7 @@ public final class MemcachedClient implements AutoCloseable {
                 (response, operation) -> response.ok()
                         ? new KeyResult<>(Outcome.FOUND, decode(transcoder, response), response.cas(), null)
                         : errorResult(response, operation),
-                Outcome.NOT_FOUND, false);
+                Outcome.NOT_FOUND, Routing.READ);
     }
 
     /** Stores many values with one expiry: one write and one round trip per server. */
@@ -336,13 +403,13 @@ public final class MemcachedClient implements AutoCloseable {
         int wireExpiry = Expiry.toWire(expiry);
         return bulk("setMulti", values.keySet(),
                 (key, bytes) -> storeRequest(Opcode.SETQ, bytes, values.get(key), wireExpiry, 0, transcoder),
-                MemcachedClient::errorResult, Outcome.STORED, true);
+                MemcachedClient::errorResult, Outcome.STORED, Routing.REPLICATED_WRITE);
     }
 
     /** Removes many keys; keys that were not stored are {@link Outcome#NOT_FOUND}. */
     public CompletableFuture<BulkResult<Object>> deleteMulti(Collection<String> keys) {
         return bulk("deleteMulti", keys, (key, bytes) -> Request.keyed(Opcode.DELETEQ, bytes),
-                MemcachedClient::errorResult, Outcome.DELETED, true);
+                MemcachedClient::errorResult, Outcome.DELETED, Routing.REPLICATED_WRITE);
     }
 
     /**
@@ -354,7 +421,7 @@ public final class MemcachedClient implements AutoCloseable {
         return bulk("casMulti", values.keySet(), (key, bytes) -> {
             CasValue<?> casValue = values.get(key);
             return storeRequest(Opcode.SETQ, bytes, casValue.value(), wireExpiry, casValue.cas(), transcoder);
-        }, MemcachedClient::errorResult, Outcome.STORED, false);
+        }, MemcachedClient::errorResult, Outcome.STORED, Routing.OWNER_WRITE);
     }
 
     // ---- servers --------------------------------------------------------------------------------
@@ -393,10 +460,11 @@ public final class MemcachedClient implements AutoCloseable {
     /** Invalidates every item on every server after {@code delay}. */
     public CompletableFuture<Void> flushAll(Duration delay) {
         int wireDelay = Expiry.toWire(delay);
+        near.invalidateAll();
         return everyServer("flushAll", () -> Request.flush(wireDelay), (response, operation) -> {
             requireOk(response, operation);
             return null;
-        }).thenApply(answers -> null);
+        }).whenComplete((answers, error) -> near.invalidateAll()).thenApply(answers -> null);
     }
 
     /** Closes every connection (failing operations still in flight) and stops the client's threads. */
@@ -408,6 +476,9 @@ public final class MemcachedClient implements AutoCloseable {
     }
 
     // ---- plumbing -------------------------------------------------------------------------------
+
+    /** Where a bulk call's keys go: the read target, every copy, or only the owner (CAS). */
+    private enum Routing { READ, REPLICATED_WRITE, OWNER_WRITE }
 
     @FunctionalInterface
     private interface KeyedRequest {
@@ -432,6 +503,15 @@ public final class MemcachedClient implements AutoCloseable {
      * a completed write is on every copy that could take it.
      */
     private <T> CompletableFuture<T> write(String name, String key, Function<byte[], Request> request,
+            ResponseHandler<T> handler) {
+        if (near.enabled()) {
+            near.invalidate(key);
+            return replicatedWrite(name, key, request, handler).whenComplete((result, error) -> near.invalidate(key));
+        }
+        return replicatedWrite(name, key, request, handler);
+    }
+
+    private <T> CompletableFuture<T> replicatedWrite(String name, String key, Function<byte[], Request> request,
             ResponseHandler<T> handler) {
         if (!cluster.replicated()) {
             return single(name, key, request, handler);
@@ -475,8 +555,13 @@ public final class MemcachedClient implements AutoCloseable {
             Transcoder<? super T> valueTranscoder, ResponseHandler<R> handler) {
         try {
             int wireExpiry = Expiry.toWire(expiry);
-            return cas != 0 ? single(name, key, k -> storeRequest(opcode, k, value, wireExpiry, cas, valueTranscoder), handler)
-                    : write(name, key, k -> storeRequest(opcode, k, value, wireExpiry, cas, valueTranscoder), handler);
+            Function<byte[], Request> request = k -> storeRequest(opcode, k, value, wireExpiry, cas, valueTranscoder);
+            if (cas == 0) {
+                return write(name, key, request, handler);
+            }
+            // A CAS goes to the owner only (tokens differ per server); cas() copies a stored value to replicas.
+            near.invalidate(key);
+            return single(name, key, request, handler).whenComplete((result, error) -> near.invalidate(key));
         } catch (IllegalArgumentException e) {
             return CompletableFuture.failedFuture(e);
         }
@@ -525,11 +610,21 @@ public final class MemcachedClient implements AutoCloseable {
      * key's replicas; the owner's outcome is the one reported.
      */
     private <T> CompletableFuture<BulkResult<T>> bulk(String name, Collection<String> keys, KeyedRequest request,
-            BulkOperation.KeyHandler<T> handler, Outcome silentOutcome, boolean write) {
+            BulkOperation.KeyHandler<T> handler, Outcome silentOutcome, Routing routing) {
+        if (routing != Routing.READ && near.enabled()) {
+            keys.forEach(near::invalidate);
+            return sendBulk(name, keys, request, handler, silentOutcome, routing)
+                    .whenComplete((result, error) -> keys.forEach(near::invalidate));
+        }
+        return sendBulk(name, keys, request, handler, silentOutcome, routing);
+    }
+
+    private <T> CompletableFuture<BulkResult<T>> sendBulk(String name, Collection<String> keys, KeyedRequest request,
+            BulkOperation.KeyHandler<T> handler, Outcome silentOutcome, Routing routing) {
         List<String> unique = new ArrayList<>(keys instanceof Set<?> ? keys : new LinkedHashSet<>(keys));
         @SuppressWarnings("unchecked")
         KeyResult<T>[] results = new KeyResult[unique.size()];
-        boolean replicated = write && cluster.replicated();
+        boolean replicated = routing == Routing.REPLICATED_WRITE && cluster.replicated();
         Map<ConnectionPool, Batch> batches = new IdentityHashMap<>();
         for (int i = 0; i < results.length; i++) {
             String key = unique.get(i);

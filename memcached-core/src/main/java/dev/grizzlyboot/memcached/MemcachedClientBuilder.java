@@ -43,6 +43,8 @@ public final class MemcachedClientBuilder {
     private Duration maxHealthCheck = Duration.ofSeconds(1);
     private int replicas;
     private KetamaNaming ketamaNaming = KetamaNaming.HOST_PORT;
+    private Duration nearCacheTtl;
+    private long nearCacheMaxEntries;
 
     MemcachedClientBuilder() {
     }
@@ -192,6 +194,29 @@ public final class MemcachedClientBuilder {
     }
 
     /**
+     * Puts an in-process cache (Caffeine, which must be on the class path) in front of memcached
+     * (default: none). Reads use a local copy up to {@code ttl} old, so a write by another client
+     * may stay unseen for up to {@code ttl}; writes through this client drop the local copy, so this
+     * client always reads its own writes. Keep {@code ttl} short (seconds).
+     *
+     * @param ttl        how long a local copy is used
+     * @param maxEntries most keys kept locally (least recently used go first)
+     */
+    public MemcachedClientBuilder nearCache(Duration ttl, long maxEntries) {
+        if (maxEntries < 1) {
+            throw new IllegalArgumentException("nearCache maxEntries must be >= 1, was " + maxEntries);
+        }
+        try {
+            Class.forName("com.github.benmanes.caffeine.cache.Caffeine", false, MemcachedClientBuilder.class.getClassLoader());
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException("the near cache needs Caffeine: add com.github.ben-manes.caffeine:caffeine", e);
+        }
+        this.nearCacheTtl = positive(ttl, "nearCache ttl");
+        this.nearCacheMaxEntries = maxEntries;
+        return this;
+    }
+
+    /**
      * Builds the client and starts opening its connections; it does not wait for them. Close the
      * client when done.
      */
@@ -207,7 +232,8 @@ public final class MemcachedClientBuilder {
         ClusterSettings cluster = new ClusterSettings(failover, failureThreshold, firstHealthCheck, maxHealthCheck,
                 operationTimeout, replicas, ketamaNaming);
         return new MemcachedClient(List.copyOf(servers), Map.copyOf(weights), pool, cluster, operationTimeout, ioStrategy,
-                ioThreads, workerThreads, maxItemSize, transcoder);
+                ioThreads, workerThreads, maxItemSize, transcoder,
+                nearCacheTtl == null ? NearCache.NONE : new CaffeineNearCache(nearCacheTtl, nearCacheMaxEntries));
     }
 
     private static Duration positive(Duration value, String name) {

@@ -46,6 +46,11 @@ public final class BulkOperation<T> extends Operation<KeyResult<T>[]> {
         return keys;
     }
 
+    /** The key a response answers. */
+    public String keyOf(Response response) {
+        return keys.get(indexOf(response));
+    }
+
     @Override
     public boolean onResponse(Response response) {
         int index = indexOf(response);
