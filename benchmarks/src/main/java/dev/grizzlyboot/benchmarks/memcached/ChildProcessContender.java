@@ -28,13 +28,16 @@ final class ChildProcessContender implements Contender {
     private final String bulkWriteNote;
 
     /**
-     * Starts {@code java -cp classpath mainClass prefix servers} with this JVM's {@code java}
-     * binary; the main class must serve {@link ContenderProtocol} on stdin/stdout.
+     * Starts {@code java -cp classpath mainClass prefix servers [timeoutMillis]} with this JVM's
+     * {@code java} binary; the main class must serve {@link ContenderProtocol} on stdin/stdout.
      */
-    ChildProcessContender(String classpath, String mainClass, String prefix, List<String> servers)
+    ChildProcessContender(String classpath, String mainClass, String prefix, ClientTarget target)
             throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        process = new ProcessBuilder(java, "-cp", classpath, mainClass, prefix, String.join(",", servers))
+        List<String> command = new ArrayList<>(List.of(java, "-cp", classpath, mainClass, prefix,
+                String.join(",", target.servers())));
+        target.operationTimeout().ifPresent(timeout -> command.add(Long.toString(timeout.toMillis())));
+        process = new ProcessBuilder(command)
                 .redirectError(ProcessBuilder.Redirect.INHERIT)
                 .start();
         commands = new PrintStream(process.getOutputStream(), true, StandardCharsets.UTF_8);
@@ -76,6 +79,28 @@ final class ChildProcessContender implements Contender {
         return new SeedRuns(ContenderProtocol.seedRuns(answer, "singles"), ContenderProtocol.seedRuns(answer, "bulk"));
     }
 
+    /** The load's start is when the child reports it running; the pipe adds well under a bucket's 100 ms. */
+    @Override
+    public FailoverLoad.Running failoverLoad(int size, Duration length) throws IOException {
+        commands.println(ContenderProtocol.failover(size, length));
+        List<String> started = answerUntil("started");
+        if (!started.isEmpty()) {
+            throw new IllegalStateException(label + " (child JVM) did not start the failover load: " + started);
+        }
+        long start = System.nanoTime();
+        return new FailoverLoad.Running() {
+            @Override
+            public long startedNanos() {
+                return start;
+            }
+
+            @Override
+            public FailoverLoad.Trace await() throws IOException {
+                return ContenderProtocol.trace(answerUntil("ok"));
+            }
+        };
+    }
+
     @Override
     public void close() throws InterruptedException {
         commands.println("quit");
@@ -87,10 +112,15 @@ final class ChildProcessContender implements Contender {
     /** Sends one command and returns the answer's lines before {@code ok}. */
     private List<String> call(String command) throws IOException {
         commands.println(command);
+        return answerUntil("ok");
+    }
+
+    /** Reads answer lines up to the given one; throws on an {@code error} line. */
+    private List<String> answerUntil(String last) throws IOException {
         List<String> lines = new ArrayList<>();
-        for (String line = nextLine(); !line.equals("ok"); line = nextLine()) {
+        for (String line = nextLine(); !line.equals(last); line = nextLine()) {
             if (line.startsWith("error\t")) {
-                throw new IllegalStateException(label + " (child JVM) failed '" + command + "': " + line.substring(6));
+                throw new IllegalStateException(label + " (child JVM) failed: " + line.substring(6));
             }
             lines.add(line);
         }

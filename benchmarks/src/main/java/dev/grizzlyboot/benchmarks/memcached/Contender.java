@@ -29,6 +29,12 @@ interface Contender extends AutoCloseable {
     /** The seed workload: {@code singlesRounds} runs of looped singles, then {@code bulkRounds} runs of bulk calls. */
     SeedRuns seed(int keys, int batch, int singlesRounds, int bulkRounds) throws Exception;
 
+    /**
+     * Starts the load of a failover run on the given size's keys ({@link FailoverLoad}) and returns
+     * once it runs, so that the caller can kill and restart a server meanwhile.
+     */
+    FailoverLoad.Running failoverLoad(int size, Duration length) throws Exception;
+
     /** The runs of the seed workload, in the order they ran. */
     record SeedRuns(List<SeedWorkload.Result> singles, List<SeedWorkload.Result> bulk) {
     }

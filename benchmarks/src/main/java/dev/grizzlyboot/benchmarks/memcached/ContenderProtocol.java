@@ -20,6 +20,8 @@ import java.util.stream.Collectors;
  * harness: warmup	128	400                        child: ok
  * harness: cell	get	128	64	250	3	400           child: round	... (one per round), ok
  * harness: seed	100000	1000	1	3                child: singles	..., bulk	..., ok
+ * harness: failover	128	8000                     child: started (when the load runs), bucket	... (one per
+ *                                               100 ms), trace	..., ok
  * harness: quit
  * </pre>
  */
@@ -56,6 +58,18 @@ final class ContenderProtocol {
                         runs.singles().forEach(r -> out.println(seedRun("singles", r)));
                         runs.bulk().forEach(r -> out.println(seedRun("bulk", r)));
                     }
+                    case "failover" -> {
+                        FailoverLoad.Running load = contender.failoverLoad(Integer.parseInt(f[1]), millis(f[2]));
+                        out.println("started");
+                        out.flush();
+                        FailoverLoad.Trace trace = load.await();
+                        for (int b = 0; b < trace.calls().length; b++) {
+                            out.println(join("bucket", Long.toString(trace.calls()[b]), Long.toString(trace.errors()[b]),
+                                    Long.toString(trace.misses()[b])));
+                        }
+                        out.println(join("trace", n(trace.p99Micros()), n(trace.maxMicros()),
+                                trace.firstError() == null ? "" : trace.firstError()));
+                    }
                     default -> throw new IllegalArgumentException("unknown command: " + line);
                 }
                 out.println("ok");
@@ -82,6 +96,30 @@ final class ContenderProtocol {
     static String seed(int keys, int batch, int singlesRounds, int bulkRounds) {
         return join("seed", Integer.toString(keys), Integer.toString(batch), Integer.toString(singlesRounds),
                 Integer.toString(bulkRounds));
+    }
+
+    static String failover(int size, Duration length) {
+        return join("failover", Integer.toString(size), Long.toString(length.toMillis()));
+    }
+
+    /** The {@code bucket} and {@code trace} lines of a {@code failover} answer. */
+    static FailoverLoad.Trace trace(List<String> answer) {
+        List<long[]> buckets = new ArrayList<>();
+        String[] summary = null;
+        for (String line : answer) {
+            String[] f = line.split(TAB, -1);
+            if (f[0].equals("bucket")) {
+                buckets.add(new long[] {Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3])});
+            } else if (f[0].equals("trace")) {
+                summary = f;
+            }
+        }
+        if (summary == null) {
+            throw new IllegalStateException("no trace line in the failover answer: " + answer);
+        }
+        return new FailoverLoad.Trace(buckets.stream().mapToLong(b -> b[0]).toArray(),
+                buckets.stream().mapToLong(b -> b[1]).toArray(), buckets.stream().mapToLong(b -> b[2]).toArray(),
+                d(summary[1]), d(summary[2]), summary[3].isEmpty() ? null : summary[3]);
     }
 
     /** The {@code round} lines of a {@code cell} answer. */

@@ -22,9 +22,8 @@ final class Contenders implements AutoCloseable {
             for (ClientFactory factory : inProcessFactories(options)) {
                 contenders.add(new InProcessContender(factory.open(target), "c" + contenders.size()));
             }
-            if (options.wantsClient(ORIGINAL) && options.originalClasspath() != null) {
-                contenders.add(new ChildProcessContender(options.originalClasspath(), ORIGINAL_MAIN,
-                        "c" + contenders.size(), target.servers()));
+            if (wantsOriginal(options)) {
+                contenders.add(original(target, options, "c" + contenders.size()));
             }
         } catch (Exception e) {
             close();
@@ -54,6 +53,15 @@ final class Contenders implements AutoCloseable {
             factories.add(FolsomBench::new);
         }
         return factories;
+    }
+
+    static boolean wantsOriginal(BenchOptions options) {
+        return options.wantsClient(ORIGINAL) && options.originalClasspath() != null;
+    }
+
+    /** Starts the child JVM of the original grizzly-memcached against the target. */
+    static Contender original(ClientTarget target, BenchOptions options, String prefix) throws Exception {
+        return new ChildProcessContender(options.originalClasspath(), ORIGINAL_MAIN, prefix, target);
     }
 
     List<Contender> all() {

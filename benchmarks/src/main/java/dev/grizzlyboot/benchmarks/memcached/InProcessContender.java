@@ -22,10 +22,6 @@ final class InProcessContender implements Contender {
         this.prefix = prefix;
     }
 
-    BenchClient client() {
-        return client;
-    }
-
     @Override
     public String label() {
         return client.label();
@@ -77,6 +73,11 @@ final class InProcessContender implements Contender {
             bulk.add(SeedWorkload.bulk(client, keys));
         }
         return new SeedRuns(singles, bulk);
+    }
+
+    @Override
+    public FailoverLoad.Running failoverLoad(int size, Duration length) {
+        return FailoverLoad.start(client, keys(size), length);
     }
 
     @Override

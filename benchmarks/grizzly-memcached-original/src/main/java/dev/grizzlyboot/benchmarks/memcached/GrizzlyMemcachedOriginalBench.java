@@ -5,6 +5,7 @@ import java.net.SocketAddress;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 
 import org.glassfish.grizzly.memcached.GrizzlyMemcachedCache;
@@ -24,7 +25,8 @@ final class GrizzlyMemcachedOriginalBench implements BenchClient {
     private final GrizzlyMemcachedCacheManager manager;
     private final MemcachedCache<String, byte[]> cache;
 
-    GrizzlyMemcachedOriginalBench(List<String> servers) {
+    /** With an operation timeout, it becomes the response timeout (10 s by default). */
+    GrizzlyMemcachedOriginalBench(List<String> servers, OptionalLong timeoutMillis) {
         Set<SocketAddress> addresses = new LinkedHashSet<>();
         for (String server : servers) {
             int colon = server.lastIndexOf(':');
@@ -32,6 +34,7 @@ final class GrizzlyMemcachedOriginalBench implements BenchClient {
         }
         manager = new GrizzlyMemcachedCacheManager.Builder().build();
         GrizzlyMemcachedCache.Builder<String, byte[]> builder = manager.createCacheBuilder("benchmark");
+        timeoutMillis.ifPresent(builder::responseTimeoutInMillis);
         cache = builder.servers(addresses).build();
     }
 
