@@ -56,17 +56,12 @@ final class Report {
     }
 
     void summary() {
-        if (rows.isEmpty()) {
-            return;
-        }
         Map<String, List<Row>> cells = new LinkedHashMap<>();
         for (Row row : rows) {
             cells.computeIfAbsent(row.workload().label + "/" + row.size() + "/" + row.threads(), k -> new ArrayList<>())
                     .add(row);
         }
-        out.println();
-        out.println("| op | value | threads | ours keys/s | best peer | peer keys/s | ratio | tuned variants (ratio) |");
-        out.println("|---|---:|---:|---:|---|---:|---:|---|");
+        boolean summaryHeaderPrinted = false;
         for (List<Row> cell : cells.values()) {
             Row first = cell.get(0);
             Row peer = cell.stream().filter(r -> !r.ours())
@@ -74,6 +69,12 @@ final class Report {
             Row ours = cell.stream().filter(r -> r.client().equals(Contenders.OURS)).findFirst().orElse(null);
             if (peer == null || ours == null) {
                 continue;
+            }
+            if (!summaryHeaderPrinted) {
+                out.println();
+                out.println("| op | value | threads | ours keys/s | best peer | peer keys/s | ratio | tuned variants (ratio) |");
+                out.println("|---|---:|---:|---:|---|---:|---:|---|");
+                summaryHeaderPrinted = true;
             }
             double best = peer.result().keysPerSecond();
             StringBuilder tuned = new StringBuilder();
