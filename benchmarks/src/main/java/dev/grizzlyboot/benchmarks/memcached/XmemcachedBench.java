@@ -19,7 +19,9 @@ import net.rubyeye.xmemcached.utils.AddrUtil;
  * Its API is blocking and has no bulk write; its nearest is the no-reply commands (quiet
  * opcodes): {@link #setMulti} sends every key but the last with {@code setWithNoReply} and the
  * last with an acknowledged {@code set}, which on the one connection answers after all the
- * others were processed. Errors of the no-reply commands are not reported.
+ * others were processed. Errors of the no-reply commands are not reported. With several servers
+ * only the last key's server is waited for (the 3-server scenario has no setMulti cell; its key
+ * populating relies on each connection answering in order, so later gets see the values).
  */
 final class XmemcachedBench implements BenchClient {
 
