@@ -25,7 +25,7 @@ with open(source, newline="") as f:
             clients.append(row["client"])
         if row["kind"] == "cell":
             cells[(row["op"], int(row["size"]), int(row["threads"]))][row["client"]] = float(row["keys_per_s"])
-        else:
+        elif row["kind"] == "seed":
             seed[row["client"]][row["op"]] = float(row["keys_per_s"])
 
 ops = ["get", "set", "getMulti", "setMulti"]

@@ -23,10 +23,19 @@ import java.util.regex.Pattern;
  * @param seedRounds  runs per client of the seed workload's looped singles; the median is reported
  * @param seedBulkRounds runs per client of the seed workload's bulk calls; the median is reported
  * @param csv         where to write every result row for the chart, or {@code null}
+ * @param scenarios   which scenarios to run: {@code single} (one server: cells and seed workload),
+ *                    {@code cluster} (three servers, Ketama), {@code failover} (three servers, kill -9 one)
+ * @param originalClasspath classpath of the grizzly-memcached-original module for its child JVM, or
+ *                    {@code null} to leave that client out
+ * @param failover    seconds into each failover run: kill one server, restart it, end the run
+ * @param failoverTimeout operation timeout every client gets in the failover runs
  */
 record BenchOptions(int rounds, Duration round, Duration warmup, int[] threads, int[] sizes, List<String> clients,
                     List<GrizzlyBootBench.Knobs> tuned, Pattern filter, int seedKeys, int seedBatch, int seedRounds,
-                    int seedBulkRounds, String csv) {
+                    int seedBulkRounds, String csv, List<String> scenarios, String originalClasspath,
+                    FailoverTimes failover, Duration failoverTimeout) {
+
+    private static final List<String> SCENARIOS = List.of("single", "cluster", "failover");
 
     static BenchOptions parse(String[] args) {
         Map<String, String> values = new LinkedHashMap<>();
@@ -39,6 +48,7 @@ record BenchOptions(int rounds, Duration round, Duration warmup, int[] threads, 
                 values.putIfAbsent("sizes", "128");
                 values.putIfAbsent("seed-keys", "10000");
                 values.putIfAbsent("seed-bulk-rounds", "1");
+                values.putIfAbsent("failover", "1,2.5,4");
             } else if (arg.startsWith("--") && arg.contains("=")) {
                 values.put(arg.substring(2, arg.indexOf('=')), arg.substring(arg.indexOf('=') + 1));
             } else {
@@ -60,13 +70,25 @@ record BenchOptions(int rounds, Duration round, Duration warmup, int[] threads, 
                 Integer.parseInt(values.getOrDefault("seed-batch", "1000")),
                 Integer.parseInt(values.getOrDefault("seed-rounds", "1")),
                 Integer.parseInt(values.getOrDefault("seed-bulk-rounds", "3")),
-                values.get("csv"));
+                values.get("csv"),
+                List.of(values.getOrDefault("scenarios", String.join(",", SCENARIOS)).split(",")),
+                values.get("original-classpath"),
+                FailoverTimes.parse(values.getOrDefault("failover", "2,5,8")),
+                seconds(values.getOrDefault("failover-timeout", "0.5")));
         values.keySet().removeAll(List.of("rounds", "seconds", "warmup", "threads", "sizes", "clients", "tuned",
-                "filter", "seed-keys", "seed-batch", "seed-rounds", "seed-bulk-rounds", "csv"));
+                "filter", "seed-keys", "seed-batch", "seed-rounds", "seed-bulk-rounds", "csv", "scenarios",
+                "original-classpath", "failover", "failover-timeout"));
         if (!values.isEmpty()) {
             throw new IllegalArgumentException("unknown options: " + values.keySet());
         }
+        if (!SCENARIOS.containsAll(options.scenarios())) {
+            throw new IllegalArgumentException("--scenarios takes " + SCENARIOS + ", got " + options.scenarios());
+        }
         return options;
+    }
+
+    boolean wantsScenario(String scenario) {
+        return scenarios.contains(scenario);
     }
 
     boolean wants(String cellName) {
@@ -75,6 +97,22 @@ record BenchOptions(int rounds, Duration round, Duration warmup, int[] threads, 
 
     boolean wantsClient(String label) {
         return clients.contains("all") || clients.contains(label);
+    }
+
+    /** When, from the start of a failover run, one server is killed and restarted, and when the run ends. */
+    record FailoverTimes(Duration kill, Duration restart, Duration end) {
+
+        static FailoverTimes parse(String text) {
+            String[] parts = text.split(",");
+            if (parts.length != 3) {
+                throw new IllegalArgumentException("--failover takes kill,restart,end in seconds, got " + text);
+            }
+            FailoverTimes times = new FailoverTimes(seconds(parts[0]), seconds(parts[1]), seconds(parts[2]));
+            if (times.kill.compareTo(times.restart) >= 0 || times.restart.compareTo(times.end) >= 0) {
+                throw new IllegalArgumentException("--failover needs kill < restart < end, got " + text);
+            }
+            return times;
+        }
     }
 
     private static Duration seconds(String value) {

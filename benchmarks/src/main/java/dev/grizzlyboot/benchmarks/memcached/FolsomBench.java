@@ -12,7 +12,8 @@ import com.spotify.folsom.MemcacheClientBuilder;
 import com.spotify.folsom.MemcacheStatus;
 
 /**
- * folsom 1.21.0, byte-array client, binary protocol, its defaults (one connection) except the
+ * folsom 1.21.0, byte-array client, binary protocol, its defaults (one connection per server; with
+ * several servers its Ketama client, the one it builds for more than one address) except the
  * outstanding-request limit, raised from 1,000 to 100,000 so that 200 callers looping 200 async
  * sets each are not rejected as overload. It has no bulk write: {@link #setMulti} issues one async
  * set per key, then waits for all.
@@ -21,12 +22,15 @@ final class FolsomBench implements BenchClient {
 
     private final BinaryMemcacheClient<byte[]> client;
 
-    FolsomBench(String address) throws Exception {
-        String[] hostPort = address.split(":");
-        client = MemcacheClientBuilder.newByteArrayClient()
-                .withAddress(hostPort[0], Integer.parseInt(hostPort[1]))
-                .withMaxOutstandingRequests(100_000)
-                .connectBinary();
+    FolsomBench(ClientTarget target) throws Exception {
+        MemcacheClientBuilder<byte[]> builder = MemcacheClientBuilder.newByteArrayClient()
+                .withMaxOutstandingRequests(100_000);
+        for (String server : target.servers()) {
+            String[] hostPort = server.split(":");
+            builder.withAddress(hostPort[0], Integer.parseInt(hostPort[1]));
+        }
+        target.operationTimeout().ifPresent(timeout -> builder.withRequestTimeoutMillis(timeout.toMillis()));
+        client = builder.connectBinary();
         client.awaitConnected(10, TimeUnit.SECONDS);
     }
 

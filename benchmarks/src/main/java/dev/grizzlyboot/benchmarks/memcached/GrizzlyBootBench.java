@@ -21,18 +21,24 @@ final class GrizzlyBootBench implements BenchClient {
         this.blocking = client.blocking();
     }
 
-    /** Our client with every builder default. */
-    static GrizzlyBootBench defaults(String address) {
-        return new GrizzlyBootBench("grizzly-boot", MemcachedClient.builder().servers(address).build());
+    /** Our client with every builder default (its ring is always Ketama). */
+    static GrizzlyBootBench defaults(ClientTarget target) {
+        return new GrizzlyBootBench("grizzly-boot", builder(target).build());
     }
 
     /** Our client with the given knobs, labelled as a tuned variant. */
-    static GrizzlyBootBench tuned(String address, Knobs knobs) {
-        MemcachedClientBuilder builder = MemcachedClient.builder().servers(address)
+    static GrizzlyBootBench tuned(ClientTarget target, Knobs knobs) {
+        MemcachedClientBuilder builder = builder(target)
                 .connectionsPerServer(1, knobs.maxConnections())
                 .pipelineDepth(knobs.pipelineDepth())
                 .ioThreads(knobs.ioThreads());
         return new GrizzlyBootBench("grizzly-boot tuned " + knobs, builder.build());
+    }
+
+    private static MemcachedClientBuilder builder(ClientTarget target) {
+        MemcachedClientBuilder builder = MemcachedClient.builder().servers(target.servers());
+        target.operationTimeout().ifPresent(builder::operationTimeout);
+        return builder;
     }
 
     @Override

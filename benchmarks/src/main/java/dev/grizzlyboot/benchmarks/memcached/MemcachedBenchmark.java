@@ -4,29 +4,40 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.function.ToDoubleFunction;
 
 import dev.grizzlyboot.testsupport.MemcachedOptions;
 import dev.grizzlyboot.testsupport.MemcachedProcess;
+import dev.grizzlyboot.testsupport.MemcachedServers;
 
 /**
  * memcached benchmark: our client with its defaults (plus any {@code --tuned} variants), and
- * spymemcached, xmemcached and folsom, against one real memcached on loopback, in one run. For
- * get, set, getMulti(200) and setMulti(200) with each value size and caller-thread count, each
- * client gets a warm-up and several short rounds; the median round (by keys/s) is reported. Then
- * the seed workload (N sets then N deletes, looped singles vs bulk). Prints Markdown.
+ * spymemcached, xmemcached, folsom and (in a child JVM) the original grizzly-memcached, in one run.
+ * Three scenarios, each with its own memcached processes:
+ * <ul>
+ *   <li>{@code single}: one server; get, set, getMulti(200) and setMulti(200) with each value size
+ *       and caller-thread count, each client a warm-up and several short rounds, the median round
+ *       (by keys/s) reported; then the seed workload (N sets then N deletes, looped singles vs bulk);</li>
+ *   <li>{@code cluster}: three servers, every client on Ketama; get, set, getMulti at 64 threads, 128 B;</li>
+ *   <li>{@code failover}: three servers, get/set at 64 threads, one server killed with SIGKILL and
+ *       restarted during the run (see {@link FailoverRun}).</li>
+ * </ul>
+ * Prints Markdown.
  *
- * <p>Options: {@code --quick}, {@code --rounds=3 --seconds=0.4 --warmup=0.25 --threads=1,16,64,200
- * --sizes=32,128,512 --clients=all --tuned=c8/d64/io1,... --filter=REGEX --seed-keys=100000
- * --seed-batch=1000 --seed-rounds=1 --seed-bulk-rounds=3 --csv=FILE}.
+ * <p>Options: {@code --quick}, {@code --scenarios=single,cluster,failover --rounds=3 --seconds=0.4
+ * --warmup=0.25 --threads=1,16,64,200 --sizes=32,128,512 --clients=all --tuned=c8/d64/io1,...
+ * --filter=REGEX --seed-keys=100000 --seed-batch=1000 --seed-rounds=1 --seed-bulk-rounds=3
+ * --failover=2,5,8 --failover-timeout=0.5 --original-classpath=CP --csv=FILE}.
  */
 public final class MemcachedBenchmark {
 
+    static final MemcachedOptions MEMCACHED = MemcachedOptions.defaults().withThreads(2).withMemoryMegabytes(512);
     private static final Duration CLIENT_WARMUP = Duration.ofMillis(400);
+    private static final int CLUSTER_SERVERS = 3;
+    private static final int CLUSTER_THREADS = 64;
+    private static final int CLUSTER_SIZE = 128;
 
     private MemcachedBenchmark() {
     }
@@ -34,71 +45,86 @@ public final class MemcachedBenchmark {
     public static void main(String[] args) throws Exception {
         BenchOptions options = BenchOptions.parse(args);
         long began = System.nanoTime();
-        try (MemcachedProcess memcached = MemcachedProcess.start(
-                MemcachedOptions.defaults().withThreads(2).withMemoryMegabytes(512));
-             Contenders contenders = new Contenders(memcached.address(), options)) {
-            System.out.printf(Locale.ROOT, "Java %s on %d cores; memcached -t 2 -m 512 on %s; %d round(s) of %s after a "
-                            + "%s warm-up per cell; median round shown%n%n", System.getProperty("java.version"),
-                    Runtime.getRuntime().availableProcessors(), memcached.address(), options.rounds(), options.round(),
-                    options.warmup());
-            Map<BenchClient, Map<Integer, KeySpace>> spaces = populate(contenders.all(), options.sizes());
-            warmUp(contenders.all(), spaces, options);
-            Report report = new Report(System.out);
-            runCells(contenders.all(), spaces, options, report);
-            report.summary();
-            List<Report.SeedRow> seedRows = runSeed(contenders.all(), options);
-            if (!seedRows.isEmpty()) {
-                report.seed(seedRows, options.seedKeys(), options.seedBatch());
-            }
-            if (options.csv() != null) {
-                report.writeCsv(Path.of(options.csv()), seedRows);
-            }
-            for (BenchClient client : contenders.all()) {
-                System.out.printf(Locale.ROOT, "%nBulk writes, %s: %s", client.label(), client.bulkWriteNote());
-            }
+        System.out.printf(Locale.ROOT, "Java %s on %d cores; memcached -t %d -m %d per server; %d round(s) of %s after a "
+                        + "%s warm-up per cell; median round shown%n", System.getProperty("java.version"),
+                Runtime.getRuntime().availableProcessors(), MEMCACHED.threads(), MEMCACHED.memoryMegabytes(),
+                options.rounds(), options.round(), options.warmup());
+        if (options.originalClasspath() == null && options.wantsClient(Contenders.ORIGINAL)) {
+            System.out.println("grizzly-memcached (original) left out: no --original-classpath "
+                    + "(benchmarks/run-memcached.sh passes it)");
+        }
+        List<Report> reports = new ArrayList<>();
+        List<Report.SeedRow> seedRows = new ArrayList<>();
+        if (options.wantsScenario("single")) {
+            reports.add(single(options, seedRows));
+        }
+        if (options.wantsScenario("cluster")) {
+            reports.add(cluster(options));
+        }
+        if (options.wantsScenario("failover")) {
+            FailoverRun.runAll(options);
+        }
+        if (options.csv() != null) {
+            Report.writeCsv(Path.of(options.csv()), reports, seedRows);
         }
         System.out.printf(Locale.ROOT, "%n%nTotal time %.0f s%n", (System.nanoTime() - began) / 1e9);
         System.exit(0);
     }
 
-    private static Map<BenchClient, Map<Integer, KeySpace>> populate(List<BenchClient> clients, int[] sizes)
-            throws Exception {
-        Map<BenchClient, Map<Integer, KeySpace>> spaces = new HashMap<>();
-        for (int c = 0; c < clients.size(); c++) {
-            BenchClient client = clients.get(c);
+    private static Report single(BenchOptions options, List<Report.SeedRow> seedRows) throws Exception {
+        Report report = new Report(System.out, "cell");
+        try (MemcachedProcess memcached = MemcachedProcess.start(MEMCACHED);
+             Contenders contenders = new Contenders(ClientTarget.of(List.of(memcached.address())), options)) {
+            System.out.printf(Locale.ROOT, "%n## One server (%s)%n%n", memcached.address());
+            prepare(contenders.all(), options.sizes());
+            runCells(contenders.all(), "", Workload.values(), options.sizes(), options.threads(), options, report);
+            report.summary();
+            seedRows.addAll(runSeed(contenders.all(), options));
+            if (!seedRows.isEmpty()) {
+                report.seed(seedRows, options.seedKeys(), options.seedBatch());
+            }
+            printBulkWriteNotes(contenders.all());
+        }
+        return report;
+    }
+
+    private static Report cluster(BenchOptions options) throws Exception {
+        Report report = new Report(System.out, "cluster");
+        try (MemcachedServers servers = MemcachedServers.start(CLUSTER_SERVERS, MEMCACHED);
+             Contenders contenders = new Contenders(ClientTarget.of(servers.addresses()), options)) {
+            System.out.printf(Locale.ROOT, "%n## %d servers, Ketama (%s)%n%n", CLUSTER_SERVERS, servers.addressList());
+            int[] sizes = {CLUSTER_SIZE};
+            prepare(contenders.all(), sizes);
+            runCells(contenders.all(), "cluster/", new Workload[] {Workload.GET, Workload.SET, Workload.GET_MULTI},
+                    sizes, new int[] {CLUSTER_THREADS}, options, report);
+            report.summary();
+        }
+        return report;
+    }
+
+    /** Populates every contender's key spaces, then warms each one up (JIT) before the first cell. */
+    private static void prepare(List<Contender> contenders, int[] sizes) throws Exception {
+        for (Contender contender : contenders) {
+            contender.populate(sizes);
+        }
+        for (Contender contender : contenders) {
+            contender.warmUp(sizes[0], CLIENT_WARMUP);
+        }
+    }
+
+    private static void runCells(List<Contender> contenders, String prefix, Workload[] workloads, int[] sizes,
+                                 int[] threadCounts, BenchOptions options, Report report) throws Exception {
+        for (Workload workload : workloads) {
             for (int size : sizes) {
-                KeySpace keys = new KeySpace("c" + c, Workload.KeyCounts.PER_SPACE, size, Workload.KeyCounts.BATCH);
-                for (int b = 0; b < keys.batchCount(); b++) {
-                    client.setMulti(keys.entryBatch(b));
-                }
-                spaces.computeIfAbsent(client, k -> new HashMap<>()).put(size, keys);
-            }
-        }
-        return spaces;
-    }
-
-    private static void warmUp(List<BenchClient> clients, Map<BenchClient, Map<Integer, KeySpace>> spaces,
-                               BenchOptions options) throws InterruptedException {
-        for (BenchClient client : clients) {
-            for (Workload workload : Workload.values()) {
-                LoadRound.run(client, workload, spaces.get(client).get(options.sizes()[0]), 16, CLIENT_WARMUP);
-            }
-        }
-    }
-
-    private static void runCells(List<BenchClient> clients, Map<BenchClient, Map<Integer, KeySpace>> spaces,
-                                 BenchOptions options, Report report) throws InterruptedException {
-        for (Workload workload : Workload.values()) {
-            for (int size : options.sizes()) {
-                for (int threads : options.threads()) {
+                for (int threads : threadCounts) {
                     List<Report.Row> cell = new ArrayList<>();
-                    for (BenchClient client : clients) {
-                        String name = workload.label + "/" + size + "/" + threads + "/" + client.label();
+                    for (Contender contender : contenders) {
+                        String name = prefix + workload.label + "/" + size + "/" + threads + "/" + contender.label();
                         if (options.wants(name)) {
-                            LoadRound.Result median = median(client, workload, spaces.get(client).get(size), threads,
-                                    options);
-                            cell.add(new Report.Row(workload, size, threads, client.label(),
-                                    Contenders.isOurs(client), median));
+                            LoadRound.Result median = middle(contender.cell(workload, size, threads, options.warmup(),
+                                    options.rounds(), options.round()), LoadRound.Result::keysPerSecond);
+                            cell.add(new Report.Row(workload, size, threads, contender.label(),
+                                    Contenders.isOurs(contender.label()), median));
                         }
                     }
                     if (!cell.isEmpty()) {
@@ -109,36 +135,26 @@ public final class MemcachedBenchmark {
         }
     }
 
-    private static LoadRound.Result median(BenchClient client, Workload workload, KeySpace keys, int threads,
-                                           BenchOptions options) throws InterruptedException {
-        LoadRound.run(client, workload, keys, threads, options.warmup());
-        List<LoadRound.Result> results = new ArrayList<>();
-        for (int i = 0; i < options.rounds(); i++) {
-            results.add(LoadRound.run(client, workload, keys, threads, options.round()));
-        }
-        return middle(results, LoadRound.Result::keysPerSecond);
-    }
-
-    private static List<Report.SeedRow> runSeed(List<BenchClient> clients, BenchOptions options) throws Exception {
+    private static List<Report.SeedRow> runSeed(List<Contender> contenders, BenchOptions options) throws Exception {
         List<Report.SeedRow> rows = new ArrayList<>();
-        for (int c = 0; c < clients.size(); c++) {
-            BenchClient client = clients.get(c);
-            if (!options.wants("seed/" + client.label())) {
+        for (Contender contender : contenders) {
+            if (!options.wants("seed/" + contender.label())) {
                 continue;
             }
-            KeySpace keys = new KeySpace("seed" + c, options.seedKeys(), 128, options.seedBatch());
-            List<SeedWorkload.Result> singles = new ArrayList<>();
-            List<SeedWorkload.Result> bulk = new ArrayList<>();
-            for (int round = 0; round < options.seedRounds(); round++) {
-                singles.add(SeedWorkload.singles(client, keys));
-            }
-            for (int round = 0; round < options.seedBulkRounds(); round++) {
-                bulk.add(SeedWorkload.bulk(client, keys));
-            }
-            rows.add(new Report.SeedRow(client.label(), Contenders.isOurs(client),
-                    middle(singles, SeedWorkload.Result::opsPerSecond), middle(bulk, SeedWorkload.Result::opsPerSecond)));
+            Contender.SeedRuns runs = contender.seed(options.seedKeys(), options.seedBatch(), options.seedRounds(),
+                    options.seedBulkRounds());
+            rows.add(new Report.SeedRow(contender.label(), Contenders.isOurs(contender.label()),
+                    middle(runs.singles(), SeedWorkload.Result::opsPerSecond),
+                    middle(runs.bulk(), SeedWorkload.Result::opsPerSecond)));
         }
         return rows;
+    }
+
+    private static void printBulkWriteNotes(List<Contender> contenders) {
+        for (Contender contender : contenders) {
+            System.out.printf(Locale.ROOT, "%nBulk writes, %s: %s", contender.label(), contender.bulkWriteNote());
+        }
+        System.out.println();
     }
 
     private static <T> T middle(List<T> results, ToDoubleFunction<T> by) {

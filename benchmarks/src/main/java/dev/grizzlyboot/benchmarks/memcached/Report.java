@@ -27,11 +27,14 @@ final class Report {
     }
 
     private final PrintStream out;
+    private final String kind;
     private final List<Row> rows = new ArrayList<>();
     private boolean headerPrinted;
 
-    Report(PrintStream out) {
+    /** A report whose rows go to the CSV with the given {@code kind} ({@code cell}, {@code cluster}). */
+    Report(PrintStream out, String kind) {
         this.out = out;
+        this.kind = kind;
     }
 
     void cell(List<Row> cell) {
@@ -58,9 +61,7 @@ final class Report {
             cells.computeIfAbsent(row.workload().label + "/" + row.size() + "/" + row.threads(), k -> new ArrayList<>())
                     .add(row);
         }
-        out.println();
-        out.println("| op | value | threads | ours keys/s | best peer | peer keys/s | ratio | tuned variants (ratio) |");
-        out.println("|---|---:|---:|---:|---|---:|---:|---|");
+        boolean summaryHeaderPrinted = false;
         for (List<Row> cell : cells.values()) {
             Row first = cell.get(0);
             Row peer = cell.stream().filter(r -> !r.ours())
@@ -68,6 +69,12 @@ final class Report {
             Row ours = cell.stream().filter(r -> r.client().equals(Contenders.OURS)).findFirst().orElse(null);
             if (peer == null || ours == null) {
                 continue;
+            }
+            if (!summaryHeaderPrinted) {
+                out.println();
+                out.println("| op | value | threads | ours keys/s | best peer | peer keys/s | ratio | tuned variants (ratio) |");
+                out.println("|---|---:|---:|---:|---|---:|---:|---|");
+                summaryHeaderPrinted = true;
             }
             double best = peer.result().keysPerSecond();
             StringBuilder tuned = new StringBuilder();
@@ -101,14 +108,17 @@ final class Report {
         out.flush();
     }
 
-    void writeCsv(Path file, List<SeedRow> seedRows) throws IOException {
+    /** Writes the rows of every report, then the seed rows, as one CSV file. */
+    static void writeCsv(Path file, List<Report> reports, List<SeedRow> seedRows) throws IOException {
         List<String> lines = new ArrayList<>();
         lines.add("kind,op,size,threads,client,calls_per_s,keys_per_s,p50_us,p99_us,cpu_s_per_100k,errors");
-        for (Row row : rows) {
-            LoadRound.Result r = row.result();
-            lines.add(String.format(Locale.ROOT, "cell,%s,%d,%d,%s,%.1f,%.1f,%.1f,%.1f,%.4f,%d", row.workload().label,
-                    row.size(), row.threads(), row.client(), r.callsPerSecond(), r.keysPerSecond(), r.p50Micros(),
-                    r.p99Micros(), r.cpuSecondsPer100kKeys(), r.errors()));
+        for (Report report : reports) {
+            for (Row row : report.rows) {
+                LoadRound.Result r = row.result();
+                lines.add(String.format(Locale.ROOT, "%s,%s,%d,%d,%s,%.1f,%.1f,%.1f,%.1f,%.4f,%d", report.kind,
+                        row.workload().label, row.size(), row.threads(), row.client(), r.callsPerSecond(),
+                        r.keysPerSecond(), r.p50Micros(), r.p99Micros(), r.cpuSecondsPer100kKeys(), r.errors()));
+            }
         }
         for (SeedRow row : seedRows) {
             lines.add(String.format(Locale.ROOT, "seed,singles,0,1,%s,,%.1f,,,%.4f,0", row.client(),

@@ -8,12 +8,13 @@ import java.util.concurrent.Future;
 import net.spy.memcached.AddrUtil;
 import net.spy.memcached.CachedData;
 import net.spy.memcached.ConnectionFactoryBuilder;
+import net.spy.memcached.DefaultHashAlgorithm;
 import net.spy.memcached.MemcachedClient;
 import net.spy.memcached.transcoders.Transcoder;
 
 /**
- * spymemcached 2.12.3 with the binary protocol and its other defaults (one connection, one I/O
- * thread). It has no bulk write: {@link #setMulti} issues one async set per key, then waits for all.
+ * spymemcached 2.12.3 with the binary protocol and its other defaults (one connection per server,
+ * one I/O thread); with several servers, its Ketama locator ({@code KETAMA_HASH}). It has no bulk write: {@link #setMulti} issues one async set per key, then waits for all.
  */
 final class SpyBench implements BenchClient {
 
@@ -21,11 +22,17 @@ final class SpyBench implements BenchClient {
 
     private final MemcachedClient client;
 
-    SpyBench(String address) throws Exception {
-        client = new MemcachedClient(new ConnectionFactoryBuilder()
+    SpyBench(ClientTarget target) throws Exception {
+        ConnectionFactoryBuilder factory = new ConnectionFactoryBuilder()
                 .setProtocol(ConnectionFactoryBuilder.Protocol.BINARY)
-                .setDaemon(true)
-                .build(), AddrUtil.getAddresses(address));
+                .setDaemon(true);
+        if (target.ketama()) {
+            // What KetamaConnectionFactory sets: the consistent-hash locator with KETAMA_HASH.
+            factory.setLocatorType(ConnectionFactoryBuilder.Locator.CONSISTENT)
+                    .setHashAlg(DefaultHashAlgorithm.KETAMA_HASH);
+        }
+        target.operationTimeout().ifPresent(timeout -> factory.setOpTimeout(timeout.toMillis()));
+        client = new MemcachedClient(factory.build(), AddrUtil.getAddresses(target.servers()));
     }
 
     @Override

@@ -7,17 +7,21 @@ import java.util.Map;
 import net.rubyeye.xmemcached.MemcachedClient;
 import net.rubyeye.xmemcached.XMemcachedClientBuilder;
 import net.rubyeye.xmemcached.command.BinaryCommandFactory;
+import net.rubyeye.xmemcached.impl.KetamaMemcachedSessionLocator;
 import net.rubyeye.xmemcached.transcoders.CachedData;
 import net.rubyeye.xmemcached.transcoders.CompressionMode;
 import net.rubyeye.xmemcached.transcoders.Transcoder;
 import net.rubyeye.xmemcached.utils.AddrUtil;
 
 /**
- * xmemcached 2.4.9 with the binary protocol and its other defaults (connection pool of one).
+ * xmemcached 2.4.9 with the binary protocol and its other defaults (connection pool of one); with
+ * several servers, its {@code KetamaMemcachedSessionLocator}.
  * Its API is blocking and has no bulk write; its nearest is the no-reply commands (quiet
  * opcodes): {@link #setMulti} sends every key but the last with {@code setWithNoReply} and the
  * last with an acknowledged {@code set}, which on the one connection answers after all the
- * others were processed. Errors of the no-reply commands are not reported.
+ * others were processed. Errors of the no-reply commands are not reported. With several servers
+ * only the last key's server is waited for (the 3-server scenario has no setMulti cell; its key
+ * populating relies on each connection answering in order, so later gets see the values).
  */
 final class XmemcachedBench implements BenchClient {
 
@@ -25,9 +29,14 @@ final class XmemcachedBench implements BenchClient {
 
     private final MemcachedClient client;
 
-    XmemcachedBench(String address) throws Exception {
-        XMemcachedClientBuilder builder = new XMemcachedClientBuilder(AddrUtil.getAddresses(address));
+    XmemcachedBench(ClientTarget target) throws Exception {
+        XMemcachedClientBuilder builder = new XMemcachedClientBuilder(
+                AddrUtil.getAddresses(String.join(" ", target.servers())));
         builder.setCommandFactory(new BinaryCommandFactory());
+        if (target.ketama()) {
+            builder.setSessionLocator(new KetamaMemcachedSessionLocator());
+        }
+        target.operationTimeout().ifPresent(timeout -> builder.setOpTimeout(timeout.toMillis()));
         client = builder.build();
     }
 
