@@ -27,6 +27,15 @@ final class FakeServer implements AutoCloseable {
         return true;
     };
 
+    /**
+     * Answers nothing until the {@code count}-th request, then behaves as {@code behaviour}: so a
+     * test's requests are all on the connection before the fault, however slowly they are sent.
+     */
+    static Behaviour afterRequests(int count, Behaviour behaviour) {
+        int[] seen = {0};
+        return (out, opaque) -> ++seen[0] < count || behaviour.answer(out, opaque);
+    }
+
     private final ServerSocket socket;
     private final AtomicInteger connections = new AtomicInteger();
 

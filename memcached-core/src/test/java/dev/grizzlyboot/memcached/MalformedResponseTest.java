@@ -20,14 +20,16 @@ import org.junit.jupiter.api.Test;
 class MalformedResponseTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(5);
+    /** Requests in flight when the fault hits; the fake server misbehaves only once it has them all. */
+    private static final int REQUESTS = 50;
 
     @Test
     void garbageBytesFailEveryPendingOperationPromptlyAndThePoolReplacesTheConnection() throws Exception {
         try (FakeServer server = new FakeServer(connection -> connection == 0
-                ? (out, opaque) -> {
+                ? FakeServer.afterRequests(REQUESTS, (out, opaque) -> {
                     out.write("HTTP/1.1 400 Bad Request\r\n\r\n this is not memcached".getBytes());
                     return true;
-                }
+                })
                 : FakeServer.MISS);
                 MemcachedClient client = client(server)) {
             assertFailsPromptly(client, MemcachedProtocolException.class, "bad magic byte");
@@ -39,10 +41,10 @@ class MalformedResponseTest {
     @Test
     void truncatedAnswerThenCloseFailsPendingOperations() throws Exception {
         try (FakeServer server = new FakeServer(connection -> connection == 0
-                ? (out, opaque) -> {
+                ? FakeServer.afterRequests(REQUESTS, (out, opaque) -> {
                     out.write(FakeServer.header(0, opaque, 100), 0, 20);
                     return false;
-                }
+                })
                 : FakeServer.MISS);
                 MemcachedClient client = client(server)) {
             assertFailsPromptly(client, MemcachedConnectionException.class, "lost");
@@ -53,10 +55,10 @@ class MalformedResponseTest {
     @Test
     void anAnswerToARequestNeverSentIsAProtocolError() throws Exception {
         try (FakeServer server = new FakeServer(connection -> connection == 0
-                ? (out, opaque) -> {
+                ? FakeServer.afterRequests(REQUESTS, (out, opaque) -> {
                     out.write(FakeServer.header(0x01, opaque + 1000, 0));
                     return true;
-                }
+                })
                 : FakeServer.MISS);
                 MemcachedClient client = client(server)) {
             assertFailsPromptly(client, MemcachedProtocolException.class, "does not answer");
@@ -67,10 +69,10 @@ class MalformedResponseTest {
     @Test
     void hugeBodyLengthIsRejectedBeforeAllocating() throws Exception {
         try (FakeServer server = new FakeServer(connection -> connection == 0
-                ? (out, opaque) -> {
+                ? FakeServer.afterRequests(REQUESTS, (out, opaque) -> {
                     out.write(FakeServer.header(0, opaque, Integer.MAX_VALUE));
                     return true;
-                }
+                })
                 : FakeServer.MISS);
                 MemcachedClient client = client(server)) {
             assertFailsPromptly(client, MemcachedProtocolException.class, "exceeds the limit");
@@ -86,7 +88,7 @@ class MalformedResponseTest {
     private static void assertFailsPromptly(MemcachedClient client, Class<? extends Exception> type, String message) {
         List<CompletableFuture<Object>> pending = new ArrayList<>();
         long start = System.nanoTime();
-        for (int i = 0; i < 50; i++) {
+        for (int i = 0; i < REQUESTS; i++) {
             pending.add(client.get("key-" + i));
         }
         for (CompletableFuture<Object> future : pending) {
