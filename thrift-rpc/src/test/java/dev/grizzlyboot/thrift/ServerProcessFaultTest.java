@@ -33,8 +33,8 @@ import org.junit.jupiter.api.Test;
  * the other server is an in-JVM {@link ThriftServer} that records every {@code add} it runs.
  */
 class ServerProcessFaultTest {
-    private static final Duration CONNECT_TIMEOUT = Duration.ofMillis(500);
-    private static final Duration READ_TIMEOUT = Duration.ofSeconds(1);
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(1);
+    private static final Duration READ_TIMEOUT = Duration.ofSeconds(2);
     private static final int RETRIES = 1;
     /** Per attempt: the wait for a pooled connection, the connect, the wait for the reply (docs/thrift.md). */
     private static final Duration CALL_BOUND =
