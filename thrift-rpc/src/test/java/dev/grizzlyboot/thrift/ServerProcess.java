@@ -5,9 +5,9 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -23,24 +23,15 @@ import java.util.concurrent.TimeoutException;
 final class ServerProcess implements AutoCloseable {
     private static final long START_TIMEOUT_SECONDS = 30;
 
-    private final Path log;
     private Process process;
     private int port;
 
-    private ServerProcess(Path log) {
-        this.log = log;
+    private ServerProcess() {
     }
 
     /** Starts a server on a free port. */
     static ServerProcess start() {
-        Path log;
-        try {
-            log = Files.createTempFile("thrift-server-", ".log");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        log.toFile().deleteOnExit();
-        ServerProcess server = new ServerProcess(log);
+        ServerProcess server = new ServerProcess();
         server.launch(0);
         return server;
     }
@@ -102,36 +93,50 @@ final class ServerProcess implements AutoCloseable {
                 "-cp", System.getProperty("java.class.path"),
                 CalculatorServerMain.class.getName(), Integer.toString(wantedPort));
         try {
-            process = new ProcessBuilder(command)
-                    .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))
-                    .start();
+            process = new ProcessBuilder(command).redirectErrorStream(true).start();
         } catch (IOException e) {
             throw new UncheckedIOException("could not start " + command, e);
         }
-        BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-        CompletableFuture<String> firstLine = CompletableFuture.supplyAsync(() -> {
-            try {
-                return out.readLine();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        });
-        String line;
+        CompletableFuture<Integer> listening = new CompletableFuture<>();
+        Deque<String> lastLines = new ArrayDeque<>();
+        Process started = process;
+        Thread reader = new Thread(() -> readOutput(started, listening, lastLines), "thrift-server-process-output");
+        reader.setDaemon(true);
+        reader.start();
         try {
-            line = firstLine.get(START_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            port = listening.get(START_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         } catch (TimeoutException | ExecutionException e) {
             process.destroyForcibly();
-            throw new IllegalStateException("server did not start: " + lastLogLines(), e);
+            synchronized (lastLines) {
+                throw new IllegalStateException("server did not start: " + String.join(" | ", lastLines), e);
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             process.destroyForcibly();
             throw new IllegalStateException(e);
         }
-        if (line == null || !line.startsWith(CalculatorServerMain.READY)) {
-            process.destroyForcibly();
-            throw new IllegalStateException("server did not start (" + line + "): " + lastLogLines());
+    }
+
+    /** Reads the child's output to its end, so a full pipe never blocks it, and finds its port. */
+    private static void readOutput(Process child, CompletableFuture<Integer> listening, Deque<String> lastLines) {
+        try (BufferedReader out = new BufferedReader(
+                new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = out.readLine()) != null) {
+                if (line.startsWith(CalculatorServerMain.READY)) {
+                    listening.complete(Integer.parseInt(line.substring(CalculatorServerMain.READY.length()).trim()));
+                }
+                synchronized (lastLines) {
+                    lastLines.addLast(line);
+                    if (lastLines.size() > 5) {
+                        lastLines.removeFirst();
+                    }
+                }
+            }
+        } catch (IOException e) {
+            listening.completeExceptionally(e);
         }
-        port = Integer.parseInt(line.substring(CalculatorServerMain.READY.length()).trim());
+        listening.completeExceptionally(new IllegalStateException("the server process exited"));
     }
 
     private void signal(String signal) {
@@ -148,15 +153,6 @@ final class ServerProcess implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
-        }
-    }
-
-    private String lastLogLines() {
-        try {
-            List<String> lines = Files.readAllLines(log);
-            return String.join(" | ", lines.subList(Math.max(0, lines.size() - 5), lines.size()));
-        } catch (IOException e) {
-            return "(no log: " + e.getMessage() + ")";
         }
     }
 }
