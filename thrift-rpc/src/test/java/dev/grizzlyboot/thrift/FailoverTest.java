@@ -100,13 +100,13 @@ class FailoverTest {
 
     @Test
     void aSentRequestIsRetriedOnlyWhenTheMethodIsIdempotent() throws Exception {
-        CalculatorHandler slow = new CalculatorHandler(1000);
+        CalculatorHandler slow = new CalculatorHandler(2500);
         CalculatorHandler fast = new CalculatorHandler();
         try (ThriftServer slowServer = start(slow, 0);
              ThriftServer fastServer = start(fast, 0);
              ThriftClient client = ThriftClient.builder()
                      .server("127.0.0.1", slowServer.port()).server("127.0.0.1", fastServer.port())
-                     .readTimeout(Duration.ofMillis(300)).build()) {
+                     .readTimeout(Duration.ofMillis(1200)).build()) {
             Calculator.Iface plain = client.proxy(Calculator.Iface.class);
             Calculator.Iface retrying = client.proxyBuilder(Calculator.Iface.class).idempotent("add").build();
 

@@ -12,7 +12,8 @@ import org.apache.thrift.transport.TTransportException;
  * Runs one call on a pooled connection with the retry rules: a transport failure moves on to the
  * next server unless the request was sent and the method is not idempotent; every other outcome
  * (a result, a declared exception, a {@code TApplicationException}) returns to the caller as it
- * is. Thread-safe.
+ * is. Tells the server's pool about replies and read timeouts, which decide whether the server
+ * stays in rotation. Thread-safe.
  */
 final class CallRunner {
     /** The generated client's work on one connection's protocol. */
@@ -28,7 +29,7 @@ final class CallRunner {
         this.retries = retries;
     }
 
-    Object run(String method, boolean idempotent, RemoteCall call) throws Throwable {
+    Object run(String method, CallOptions options, RemoteCall call) throws Throwable {
         List<ServerPool> order = rotation.order();
         ThriftTransportFailureException failure = null;
         for (int attempt = 0; attempt <= retries; attempt++) {
@@ -42,23 +43,31 @@ final class CallRunner {
             }
             boolean reusable = false;
             try {
-                connection.transport.beginCall();
+                connection.transport.beginCall(options.readTimeout());
                 Object result = call.run(connection.protocol);
                 reusable = true;
+                pool.replied();
                 return result;
             } catch (TTransportException e) {
+                if (e.getType() == TTransportException.TIMED_OUT) {
+                    pool.timedOut(e);
+                }
                 boolean sent = connection.transport.requestSent();
                 failure = new ThriftTransportFailureException(pool.name, method, sent, e);
-                if (sent && !idempotent) {
+                if (sent && !options.idempotent()) {
                     throw failure;
                 }
             } catch (TApplicationException e) {
                 reusable = replyWasWhole(e);
+                pool.replied();
                 throw e;
             } catch (TException e) {
                 // Declared exceptions are generated TBase structs read whole from the reply;
                 // anything else (a protocol error) leaves the stream position unknown.
                 reusable = e instanceof TBase;
+                if (reusable) {
+                    pool.replied();
+                }
                 throw e;
             } finally {
                 pool.giveBack(connection, reusable);

@@ -17,6 +17,7 @@ final class ClientSettings {
     final int minConnections;
     final int maxConnections;
     final int retries;
+    final int failAfterTimeouts;
     final Duration healthCheckInterval;
     final int maxFrameSize;
     final int selectorThreads;
@@ -38,6 +39,7 @@ final class ClientSettings {
         this.minConnections = b.minConnections;
         this.maxConnections = b.maxConnections;
         this.retries = b.retries;
+        this.failAfterTimeouts = b.failAfterTimeouts;
         this.healthCheckInterval = b.healthCheckInterval;
         this.maxFrameSize = b.maxFrameSize;
         this.selectorThreads = b.selectorThreads;

@@ -6,13 +6,15 @@ import java.net.InetSocketAddress;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.thrift.transport.TTransportException;
 
 /**
  * The connections to one server: at most {@code maxConnections} exist, idle ones are reused
- * most-recently-used first, and a failed connect takes the server out of rotation until
- * {@link #maintain()} connects again. Thread-safe.
+ * most-recently-used first. A failed connect, or {@code failAfterTimeouts} read timeouts in a row
+ * with no reply in between, takes the server out of rotation until {@link #maintain()} finds its
+ * process answering again. Thread-safe.
  */
 final class ServerPool {
     private static final System.Logger LOG = System.getLogger(ServerPool.class.getName());
@@ -23,6 +25,7 @@ final class ServerPool {
     private final ClientSettings settings;
     private final Semaphore permits;
     private final ConcurrentLinkedDeque<PooledConnection> idle = new ConcurrentLinkedDeque<>();
+    private final AtomicInteger timeoutsInARow = new AtomicInteger();
     private volatile boolean healthy = true;
     private volatile boolean closed;
 
@@ -62,7 +65,7 @@ final class ServerPool {
             return factory.open(address);
         } catch (IOException | TTransportException e) {
             permits.release();
-            markDown(e);
+            markDown(e.getMessage());
             throw new ThriftTransportFailureException(name, method, e.getMessage(), e);
         }
     }
@@ -77,21 +80,56 @@ final class ServerPool {
         permits.release();
     }
 
-    /** Brings a failed server back once it accepts a connection, and keeps the minimum of idle connections. */
+    /** Called when a reply arrived: the server is answering, so earlier timeouts no longer count. */
+    void replied() {
+        // Read before writing: the common case (no timeouts) stays a plain read on the call path.
+        if (timeoutsInARow.get() != 0) {
+            timeoutsInARow.set(0);
+        }
+    }
+
+    /** Called when a call got no reply in time; enough of them in a row take the server out of rotation. */
+    void timedOut(TTransportException cause) {
+        if (timeoutsInARow.incrementAndGet() >= settings.failAfterTimeouts) {
+            markDown(settings.failAfterTimeouts + " read timeout(s) in a row, the last: " + cause.getMessage());
+        }
+    }
+
+    /**
+     * Brings a failed server back once its process answers a {@link LivenessProbe} within the
+     * connect timeout, and keeps the minimum of idle connections.
+     */
     void maintain() {
+        if (!healthy && !closed) {
+            if (!probe()) {
+                return;
+            }
+            timeoutsInARow.set(0);
+            healthy = true;
+            LOG.log(Level.INFO, "Thrift server {0} is back in rotation", name);
+        }
         int open = settings.maxConnections - permits.availablePermits() + idle.size();
-        int wanted = healthy ? settings.minConnections - open : 1;
-        for (int i = 0; i < wanted && !closed; i++) {
+        for (int i = open; i < settings.minConnections && !closed; i++) {
             try {
                 idle.offerFirst(factory.open(address));
             } catch (IOException | TTransportException e) {
-                markDown(e);
+                markDown(e.getMessage());
                 return;
             }
         }
-        if (!healthy && !closed) {
-            healthy = true;
-            LOG.log(Level.INFO, "Thrift server {0} is back in rotation", name);
+    }
+
+    private boolean probe() {
+        PooledConnection connection;
+        try {
+            connection = factory.open(address);
+        } catch (IOException | TTransportException e) {
+            return false;
+        }
+        try {
+            return LivenessProbe.answers(connection, settings.connectTimeout);
+        } finally {
+            connection.close();
         }
     }
 
@@ -100,10 +138,10 @@ final class ServerPool {
         closeIdle();
     }
 
-    private void markDown(Exception cause) {
+    private void markDown(String reason) {
         if (healthy) {
             healthy = false;
-            LOG.log(Level.WARNING, "Thrift server {0} left rotation: {1}", name, cause.getMessage());
+            LOG.log(Level.WARNING, "Thrift server {0} left rotation: {1}", name, reason);
         }
         closeIdle();
     }

@@ -4,7 +4,7 @@ import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
-import java.util.Set;
+import java.util.Map;
 
 import org.apache.thrift.protocol.TMultiplexedProtocol;
 import org.apache.thrift.protocol.TProtocol;
@@ -18,15 +18,15 @@ final class ServiceProxy implements InvocationHandler {
     private final Class<?> iface;
     private final Constructor<?> clientConstructor;
     private final String serviceName;
-    private final Set<String> idempotentMethods;
+    private final Map<String, CallOptions> options;
     private final CallRunner runner;
 
     ServiceProxy(Class<?> iface, Constructor<?> clientConstructor, String serviceName,
-                 Set<String> idempotentMethods, CallRunner runner) {
+                 Map<String, CallOptions> options, CallRunner runner) {
         this.iface = iface;
         this.clientConstructor = clientConstructor;
         this.serviceName = serviceName;
-        this.idempotentMethods = Set.copyOf(idempotentMethods);
+        this.options = Map.copyOf(options);
         this.runner = runner;
     }
 
@@ -36,7 +36,7 @@ final class ServiceProxy implements InvocationHandler {
             return objectMethod(proxy, method, args);
         }
         String name = method.getName();
-        return runner.run(name, idempotentMethods.contains(name), protocol -> {
+        return runner.run(name, options.getOrDefault(name, CallOptions.DEFAULT), protocol -> {
             TProtocol wire = serviceName == null ? protocol : new TMultiplexedProtocol(protocol, serviceName);
             try {
                 return method.invoke(clientConstructor.newInstance(wire), args);

@@ -9,14 +9,17 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A Thrift client over pooled Grizzly connections to one or more servers speaking the framed
- * transport. Calls go round-robin across the servers in rotation; a server whose connect fails
- * leaves the rotation until a background monitor reaches it again. Get a typed proxy with
+ * transport. Calls go round-robin across the servers in rotation; a server whose connect fails, or
+ * that lets calls time out repeatedly, leaves the rotation until a background monitor finds it
+ * answering again. Get a typed proxy with
  * {@link #proxy(Class)}.
  *
  * <p>The client and its proxies are thread-safe: each call borrows a connection for its duration.
  * Close the client to close every connection and stop the monitor.
  */
 public final class ThriftClient implements AutoCloseable {
+    private static final int MONITOR_THREADS = 4;
+
     private final ConnectionFactory factory;
     private final ServerRotation rotation;
     private final CallRunner runner;
@@ -30,13 +33,17 @@ public final class ThriftClient implements AutoCloseable {
         }
         this.rotation = new ServerRotation(pools);
         this.runner = new CallRunner(rotation, settings.retries);
-        this.monitor = Executors.newSingleThreadScheduledExecutor(task -> {
+        // Each server has its own schedule, so a probe waiting on one hung server does not hold up
+        // the others (up to MONITOR_THREADS hung servers at once).
+        this.monitor = Executors.newScheduledThreadPool(Math.min(pools.size(), MONITOR_THREADS), task -> {
             Thread thread = new Thread(task, "grizzlyboot-thrift-client-monitor");
             thread.setDaemon(true);
             return thread;
         });
         long interval = settings.healthCheckInterval.toMillis();
-        monitor.scheduleWithFixedDelay(this::maintainPools, 0, interval, TimeUnit.MILLISECONDS);
+        for (ServerPool pool : pools) {
+            monitor.scheduleWithFixedDelay(() -> maintain(pool), 0, interval, TimeUnit.MILLISECONDS);
+        }
     }
 
     /**
@@ -98,15 +105,13 @@ public final class ThriftClient implements AutoCloseable {
         factory.close();
     }
 
-    private void maintainPools() {
-        for (ServerPool pool : rotation.pools()) {
-            try {
-                pool.maintain();
-            } catch (RuntimeException e) {
-                // An escaped exception would cancel the schedule and no server would ever come back.
-                System.getLogger(ThriftClient.class.getName())
-                        .log(System.Logger.Level.WARNING, "health check of " + pool.name + " failed", e);
-            }
+    private static void maintain(ServerPool pool) {
+        try {
+            pool.maintain();
+        } catch (RuntimeException e) {
+            // An escaped exception would cancel the schedule and the server would never come back.
+            System.getLogger(ThriftClient.class.getName())
+                    .log(System.Logger.Level.WARNING, "health check of " + pool.name + " failed", e);
         }
     }
 }

@@ -13,8 +13,9 @@ import org.apache.thrift.TConfiguration;
 
 /**
  * Options for a {@link ThriftClient}. Defaults: binary protocol, 2 s connect timeout, 10 s read
- * timeout, 0 to 16 connections per server, 2 retries, a 1 s health check, 16,384,000-byte frames,
- * one selector thread, no TLS (hostname verification on once TLS is set). Not thread-safe.
+ * timeout, 0 to 16 connections per server, 2 retries, out of rotation after 2 read timeouts in a
+ * row, a 1 s health check, 16,384,000-byte frames, one selector thread, no TLS (hostname
+ * verification on once TLS is set). Not thread-safe.
  */
 public final class ThriftClientBuilder {
     final List<InetSocketAddress> servers = new ArrayList<>();
@@ -24,6 +25,7 @@ public final class ThriftClientBuilder {
     int minConnections;
     int maxConnections = 16;
     int retries = 2;
+    int failAfterTimeouts = 2;
     Duration healthCheckInterval = Duration.ofSeconds(1);
     int maxFrameSize = TConfiguration.DEFAULT_MAX_FRAME_SIZE;
     int selectorThreads = 1;
@@ -76,8 +78,8 @@ public final class ThriftClientBuilder {
     }
 
     /**
-     * Sets how long opening a connection (including a TLS handshake) or waiting for a free pooled
-     * connection may take.
+     * Sets how long opening a connection (including a TLS handshake), waiting for a free pooled
+     * connection, or waiting for a failed server to answer the health monitor's probe may take.
      *
      * @param connectTimeout a positive duration
      * @return this builder
@@ -88,7 +90,8 @@ public final class ThriftClientBuilder {
     }
 
     /**
-     * Sets how long a call waits for its reply once the request is sent.
+     * Sets how long a call waits for its reply once the request is sent; a proxy can set another
+     * wait for some methods with {@link ThriftProxyBuilder#readTimeout(String, Duration)}.
      *
      * @param readTimeout a positive duration
      * @return this builder
@@ -137,6 +140,22 @@ public final class ThriftClientBuilder {
             throw new IllegalArgumentException("retries must not be negative");
         }
         this.retries = retries;
+        return this;
+    }
+
+    /**
+     * Sets how many read timeouts in a row (with no reply from that server in between) take a
+     * server out of rotation, as a hung process would cause. The health monitor puts it back once
+     * it answers again.
+     *
+     * @param failAfterTimeouts at least 1
+     * @return this builder
+     */
+    public ThriftClientBuilder failAfterTimeouts(int failAfterTimeouts) {
+        if (failAfterTimeouts <= 0) {
+            throw new IllegalArgumentException("failAfterTimeouts must be positive");
+        }
+        this.failAfterTimeouts = failAfterTimeouts;
         return this;
     }
 
@@ -201,7 +220,7 @@ public final class ThriftClientBuilder {
         return new ThriftClient(new ClientSettings(this));
     }
 
-    private static Duration positive(Duration value, String name) {
+    static Duration positive(Duration value, String name) {
         if (value.isZero() || value.isNegative()) {
             throw new IllegalArgumentException(name + " must be positive");
         }

@@ -1,9 +1,13 @@
 package dev.grizzlyboot.thrift.client;
 
 import java.lang.reflect.Constructor;
+import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
+import java.time.Duration;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
@@ -11,8 +15,9 @@ import org.apache.thrift.TServiceClient;
 import org.apache.thrift.protocol.TProtocol;
 
 /**
- * Options for one typed proxy of a {@link ThriftClient}: the multiplexed service name and which
- * methods are safe to run twice. Not thread-safe; the proxy it builds is.
+ * Options for one typed proxy of a {@link ThriftClient}: the multiplexed service name, which
+ * methods are safe to run twice, and per-method read timeouts. Not thread-safe; the proxy it
+ * builds is.
  *
  * @param <T> the generated {@code Iface} type
  */
@@ -20,6 +25,7 @@ public final class ThriftProxyBuilder<T> {
     private final Class<T> iface;
     private final CallRunner runner;
     private final Set<String> idempotentMethods = new HashSet<>();
+    private final Map<String, Duration> readTimeouts = new HashMap<>();
     private String serviceName;
 
     ThriftProxyBuilder(Class<T> iface, CallRunner runner) {
@@ -51,11 +57,24 @@ public final class ThriftProxyBuilder<T> {
      */
     public ThriftProxyBuilder<T> idempotent(String... methodNames) {
         for (String name : methodNames) {
-            if (Arrays.stream(iface.getMethods()).noneMatch(m -> m.getName().equals(name))) {
-                throw new IllegalArgumentException(iface.getName() + " has no method " + name);
-            }
-            idempotentMethods.add(name);
+            idempotentMethods.add(existingMethod(name));
         }
+        return this;
+    }
+
+    /**
+     * Sets how long each attempt of one method waits for its reply once the request is sent, in
+     * place of the client's {@code readTimeout}. A timeout fails the call with a
+     * {@link ThriftTransportFailureException} of type {@code TIMED_OUT} and counts towards taking
+     * that server out of rotation, as with the client's read timeout.
+     *
+     * @param methodName  name of a method of the {@code Iface}
+     * @param readTimeout a positive duration
+     * @return this builder
+     * @throws IllegalArgumentException if the name is not a method of the {@code Iface} or the duration is not positive
+     */
+    public ThriftProxyBuilder<T> readTimeout(String methodName, Duration readTimeout) {
+        readTimeouts.put(existingMethod(methodName), ThriftClientBuilder.positive(readTimeout, "readTimeout"));
         return this;
     }
 
@@ -65,8 +84,20 @@ public final class ThriftProxyBuilder<T> {
      * @return a thread-safe implementation of the {@code Iface} that calls the servers
      */
     public T build() {
-        ServiceProxy handler = new ServiceProxy(iface, clientConstructor(), serviceName, idempotentMethods, runner);
+        Map<String, CallOptions> options = new HashMap<>();
+        for (Method method : iface.getMethods()) {
+            String name = method.getName();
+            options.put(name, new CallOptions(idempotentMethods.contains(name), readTimeouts.get(name)));
+        }
+        ServiceProxy handler = new ServiceProxy(iface, clientConstructor(), serviceName, options, runner);
         return iface.cast(Proxy.newProxyInstance(iface.getClassLoader(), new Class<?>[] {iface}, handler));
+    }
+
+    private String existingMethod(String name) {
+        if (Arrays.stream(iface.getMethods()).noneMatch(m -> m.getName().equals(name))) {
+            throw new IllegalArgumentException(iface.getName() + " has no method " + name);
+        }
+        return name;
     }
 
     /** Finds the generated {@code Service.Client(TProtocol)} next to {@code Service.Iface}. */

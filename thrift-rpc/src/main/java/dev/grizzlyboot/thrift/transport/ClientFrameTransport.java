@@ -23,14 +23,15 @@ import org.glassfish.grizzly.attributes.AttributeBuilder;
  *
  * <p>One call at a time may use it (a pool hands it to one caller at a time); the reply arrives on
  * a selector thread and is handed over safely. {@link #requestSent()} tells whether any request
- * bytes were handed to the socket since {@link #beginCall()}, which decides if a failed call may
- * be retried elsewhere without risking running it twice.
+ * bytes were handed to the socket since {@link #beginCall(Duration)}, which decides if a failed call
+ * may be retried elsewhere without risking running it twice.
  */
 public final class ClientFrameTransport extends FrameTransport {
     static final Attribute<ClientFrameTransport> ATTACHED =
             AttributeBuilder.DEFAULT_ATTRIBUTE_BUILDER.createAttribute(ClientFrameTransport.class.getName());
 
-    private final long readTimeoutNanos;
+    private final Duration defaultReadTimeout;
+    private Duration readTimeout;
     private volatile CompletableFuture<Buffer> reply;
     private volatile boolean closed;
     private boolean requestSent;
@@ -40,21 +41,28 @@ public final class ClientFrameTransport extends FrameTransport {
      *
      * @param connection    a connection whose filter chain has {@link ThriftFrameFilter} and {@link ThriftClientFilter}
      * @param configuration message-size limits for replies
-     * @param readTimeout   how long a read waits for the reply after a request was sent
+     * @param readTimeout   how long a read waits for the reply after a request was sent, unless
+     *                      {@link #beginCall(Duration)} sets another wait for one call
      * @throws TTransportException if the configuration is unusable
      */
     public ClientFrameTransport(Connection<?> connection, TConfiguration configuration, Duration readTimeout)
             throws TTransportException {
         super(connection, configuration);
-        this.readTimeoutNanos = readTimeout.toNanos();
+        this.defaultReadTimeout = readTimeout;
+        this.readTimeout = readTimeout;
         ATTACHED.set(connection, this);
         if (!connection.isOpen()) {
             closed = true;
         }
     }
 
-    /** Marks the start of a call; {@link #requestSent()} is false until its request is flushed. */
-    public void beginCall() {
+    /**
+     * Marks the start of a call; {@link #requestSent()} is false until its request is flushed.
+     *
+     * @param readTimeout how long this call waits for its reply, or null for the transport's default
+     */
+    public void beginCall(Duration readTimeout) {
+        this.readTimeout = readTimeout == null ? defaultReadTimeout : readTimeout;
         requestSent = false;
     }
 
@@ -108,14 +116,14 @@ public final class ClientFrameTransport extends FrameTransport {
             throw new TTransportException(TTransportException.END_OF_FILE, "read without a request outstanding");
         }
         try {
-            Buffer frame = pending.get(readTimeoutNanos, TimeUnit.NANOSECONDS);
+            Buffer frame = pending.get(readTimeout.toNanos(), TimeUnit.NANOSECONDS);
             reply = null;
             return frame;
         } catch (TimeoutException e) {
             // A late reply would be taken for the next call's: the connection cannot be reused.
             close();
             throw new TTransportException(TTransportException.TIMED_OUT,
-                    "no reply within " + Duration.ofNanos(readTimeoutNanos).toMillis() + " ms");
+                    "no reply within " + readTimeout.toMillis() + " ms");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             close();
