@@ -1,0 +1,113 @@
+package dev.grizzlyboot.cache;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongSupplier;
+
+import dev.grizzlyboot.memcached.MemcachedClient;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A cache's generation number: part of every key, so that bumping it (a clear) makes all older
+ * entries unreachable. The counter lives in memcached, so every application instance sharing the
+ * memcached sees a bump; each instance keeps a local copy and re-reads it once it is older than
+ * the refresh interval, so that a cache read costs one round trip, not two. Thread-safe.
+ *
+ * <p>The counter is created with the current time in milliseconds, not 0: if memcached evicts or
+ * loses it, the re-created counter is larger than every generation used before, so old entries
+ * never come back.
+ */
+final class Generation {
+
+    private static final Logger log = LoggerFactory.getLogger(Generation.class);
+    private static final Duration NO_EXPIRY = Duration.ZERO;
+
+    private final MemcachedClient client;
+    private final String key;
+    private final long refreshNanos;
+    private final LongSupplier nanoClock;
+    private final AtomicReference<Known> known = new AtomicReference<>();
+    private final AtomicReference<CompletableFuture<Long>> refreshing = new AtomicReference<>();
+
+    /** The last generation seen and when the request that read it was sent; the future is completed. */
+    private record Known(CompletableFuture<Long> value, long sentAtNanos) {
+
+        long generation() {
+            return value.join();
+        }
+    }
+
+    Generation(MemcachedClient client, String key, Duration refreshInterval, LongSupplier nanoClock) {
+        this.client = client;
+        this.key = key;
+        this.refreshNanos = refreshInterval.toNanos();
+        this.nanoClock = nanoClock;
+    }
+
+    /**
+     * The current generation: the local copy while it is fresh (no round trip), else a re-read.
+     * When a re-read fails, the last known generation is used for another interval (a clear needs
+     * the same server, so it cannot have happened meanwhile unless the server was lost); with none
+     * known, the future fails.
+     */
+    CompletableFuture<Long> current() {
+        Known last = known.get();
+        if (last != null && nanoClock.getAsLong() - last.sentAtNanos() < refreshNanos) {
+            return last.value();
+        }
+        return refresh();
+    }
+
+    /** Bumps the generation in memcached (a clear) and adopts the new value at once. */
+    CompletableFuture<Long> increment() {
+        long sentAt = nanoClock.getAsLong();
+        return client.incr(key, 1, System.currentTimeMillis(), NO_EXPIRY).thenApply(value -> adopt(value, sentAt));
+    }
+
+    private CompletableFuture<Long> refresh() {
+        while (true) {
+            CompletableFuture<Long> running = refreshing.get();
+            if (running != null) {
+                return running;
+            }
+            CompletableFuture<Long> mine = new CompletableFuture<>();
+            if (refreshing.compareAndSet(null, mine)) {
+                long sentAt = nanoClock.getAsLong();
+                // Adding 0 reads the counter and creates it when missing, in one atomic step.
+                client.incr(key, 0, System.currentTimeMillis(), NO_EXPIRY).whenComplete((value, error) -> {
+                    Known last = known.get();
+                    if (error == null) {
+                        finish(mine, adopt(value, sentAt), null);
+                    } else if (last != null) {
+                        log.warn("could not re-read the generation {}; keeping {} for now: {}", key, last.generation(), error.toString());
+                        finish(mine, adopt(last.generation(), sentAt), null);
+                    } else {
+                        finish(mine, null, error);
+                    }
+                });
+                return mine;
+            }
+        }
+    }
+
+    /** Lets the next stale read start a new refresh, then answers the readers that waited for this one. */
+    private void finish(CompletableFuture<Long> refresh, Long value, Throwable error) {
+        refreshing.compareAndSet(refresh, null);
+        if (error == null) {
+            refresh.complete(value);
+        } else {
+            refresh.completeExceptionally(error);
+        }
+    }
+
+    /** Takes a value read from memcached; generations only grow, so a late answer never moves it back. */
+    private long adopt(long value, long sentAtNanos) {
+        Known updated = known.accumulateAndGet(new Known(CompletableFuture.completedFuture(value), sentAtNanos),
+                (old, fresh) -> old == null ? fresh : new Known(
+                        old.generation() >= fresh.generation() ? old.value() : fresh.value(),
+                        Math.max(old.sentAtNanos(), fresh.sentAtNanos())));
+        return updated.generation();
+    }
+}
