@@ -2,6 +2,7 @@ package dev.grizzlyboot.autoconfigure.memcached;
 
 import dev.grizzlyboot.memcached.MemcachedClient;
 import dev.grizzlyboot.memcached.MemcachedClientBuilder;
+import dev.grizzlyboot.memcached.transcoder.DefaultTranscoder;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -34,7 +35,8 @@ public final class GrizzlyMemcachedAutoConfiguration {
                 .operationTimeout(properties.getOperationTimeout())
                 .connectTimeout(properties.getConnectTimeout())
                 .maxItemSize(Math.toIntExact(properties.getMaxItemSize().toBytes()))
-                .ioStrategy(properties.getIoStrategy());
+                .ioStrategy(properties.getIoStrategy())
+                .transcoder(transcoder(properties.getTranscoder()));
         if (properties.getIoThreads() != null) {
             builder.ioThreads(properties.getIoThreads());
         }
@@ -48,5 +50,12 @@ public final class GrizzlyMemcachedAutoConfiguration {
                 .reconnectBackoff(pool.getReconnectBackoff(), pool.getMaxReconnectBackoff());
         customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
         return builder.build();
+    }
+
+    private static DefaultTranscoder transcoder(GrizzlyMemcachedProperties.Transcoder properties) {
+        return DefaultTranscoder.builder()
+                .compressionThreshold(Math.toIntExact(properties.getCompressionThreshold().toBytes()))
+                .allow(properties.getAllowedClasses().toArray(String[]::new))
+                .build();
     }
 }

@@ -47,6 +47,8 @@ public class GrizzlyMemcachedProperties {
 
     private final Pool pool = new Pool();
 
+    private final Transcoder transcoder = new Transcoder();
+
     private final Cache cache = new Cache();
 
     public List<String> getServers() {
@@ -107,6 +109,10 @@ public class GrizzlyMemcachedProperties {
 
     public Pool getPool() {
         return pool;
+    }
+
+    public Transcoder getTranscoder() {
+        return transcoder;
     }
 
     public Cache getCache() {
@@ -183,29 +189,68 @@ public class GrizzlyMemcachedProperties {
         }
     }
 
+    /** How values are turned into bytes: the client's default transcoder. */
+    public static class Transcoder {
+
+        /**
+         * Classes that Java deserialization may create when reading cached objects, as ObjectInputFilter
+         * patterns (com.example.model.* for a package, com.example.** with sub-packages). java.lang,
+         * java.util, java.time and java.math are always allowed.
+         */
+        private List<String> allowedClasses = new ArrayList<>();
+
+        /** Values larger than this are gzip-compressed when that makes them smaller. */
+        private DataSize compressionThreshold = DataSize.ofKilobytes(16);
+
+        public List<String> getAllowedClasses() {
+            return allowedClasses;
+        }
+
+        public void setAllowedClasses(List<String> allowedClasses) {
+            this.allowedClasses = allowedClasses;
+        }
+
+        public DataSize getCompressionThreshold() {
+            return compressionThreshold;
+        }
+
+        public void setCompressionThreshold(DataSize compressionThreshold) {
+            this.compressionThreshold = compressionThreshold;
+        }
+    }
+
     /** The Spring cache on memcached: defaults for every cache, and settings per cache name. */
     public static class Cache {
 
         /** Time to live of cache entries; 0 means no expiry (and no jitter). */
-        private Duration defaultTtl;
+        private Duration defaultTtl = Duration.ZERO;
 
         /**
-         * Relative TTL jitter j: the effective TTL is uniform in [ttl*(1-j), ttl*(1+j)], in whole seconds,
-         * at least 1 s. Spreads the expiry of entries written together.
+         * Relative TTL jitter j, at least 0 and below 1: the effective TTL is uniform in [ttl*(1-j), ttl*(1+j)],
+         * in whole seconds, at least 1 s. Spreads the expiry of entries written together.
          */
-        private Double ttlJitter;
+        private double ttlJitter = 0;
 
-        /** Prefix of every memcached key the caches write, so several applications can share servers. */
-        private String keyPrefix;
+        /**
+         * Prefix of every memcached key the caches write (followed by ':'), so several applications can share
+         * servers. Empty for none.
+         */
+        private String keyPrefix = "";
 
         /** Whether a null returned by a cached method is stored (so the method is not called again). */
-        private Boolean cacheNullValues;
+        private boolean cacheNullValues = true;
 
         /**
          * Whether memcached errors (timeouts, servers down) reach the caller. When false, they are logged
          * and a read counts as a miss, so the cached method runs.
          */
         private boolean propagateErrors = false;
+
+        /**
+         * How long a cache trusts its local copy of its generation (bumped by a clear) before reading it
+         * again: the longest time a clear made by another instance can go unnoticed.
+         */
+        private Duration generationRefreshInterval = Duration.ofSeconds(1);
 
         /**
          * Settings per cache name, each with ttl, ttl-jitter, key-prefix and cache-null-values; what a cache
@@ -221,11 +266,11 @@ public class GrizzlyMemcachedProperties {
             this.defaultTtl = defaultTtl;
         }
 
-        public Double getTtlJitter() {
+        public double getTtlJitter() {
             return ttlJitter;
         }
 
-        public void setTtlJitter(Double ttlJitter) {
+        public void setTtlJitter(double ttlJitter) {
             this.ttlJitter = ttlJitter;
         }
 
@@ -237,11 +282,11 @@ public class GrizzlyMemcachedProperties {
             this.keyPrefix = keyPrefix;
         }
 
-        public Boolean getCacheNullValues() {
+        public boolean isCacheNullValues() {
             return cacheNullValues;
         }
 
-        public void setCacheNullValues(Boolean cacheNullValues) {
+        public void setCacheNullValues(boolean cacheNullValues) {
             this.cacheNullValues = cacheNullValues;
         }
 
@@ -251,6 +296,14 @@ public class GrizzlyMemcachedProperties {
 
         public void setPropagateErrors(boolean propagateErrors) {
             this.propagateErrors = propagateErrors;
+        }
+
+        public Duration getGenerationRefreshInterval() {
+            return generationRefreshInterval;
+        }
+
+        public void setGenerationRefreshInterval(Duration generationRefreshInterval) {
+            this.generationRefreshInterval = generationRefreshInterval;
         }
 
         public Map<String, CacheSpec> getCaches() {
@@ -268,7 +321,7 @@ public class GrizzlyMemcachedProperties {
         /** Time to live of this cache's entries; 0 means no expiry. */
         private Duration ttl;
 
-        /** Relative TTL jitter of this cache, between 0 and 1. */
+        /** Relative TTL jitter of this cache, at least 0 and below 1. */
         private Double ttlJitter;
 
         /** Key prefix of this cache. */
