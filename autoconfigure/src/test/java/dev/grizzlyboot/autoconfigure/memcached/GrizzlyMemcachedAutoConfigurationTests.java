@@ -1,6 +1,7 @@
 package dev.grizzlyboot.autoconfigure.memcached;
 
 import java.io.IOException;
+import java.io.Serializable;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.List;
@@ -8,6 +9,7 @@ import java.util.List;
 import dev.grizzlyboot.memcached.IoStrategy;
 import dev.grizzlyboot.memcached.MemcachedClient;
 import dev.grizzlyboot.memcached.MemcachedTimeoutException;
+import dev.grizzlyboot.memcached.TranscoderException;
 import dev.grizzlyboot.memcached.cluster.ServerAddress;
 import dev.grizzlyboot.testsupport.MemcachedExtension;
 import org.junit.jupiter.api.Test;
@@ -94,16 +96,43 @@ class GrizzlyMemcachedAutoConfigurationTests {
     }
 
     @Test
+    void allowedClassesAndCompressionThresholdReachTheTranscoder() {
+        Point point = new Point(3, 4);
+        runner.withPropertyValues("grizzly.memcached.servers=" + memcached.addressList()).run(context -> {
+            MemcachedClient client = context.getBean(MemcachedClient.class);
+            client.blocking().set("point", point, Duration.ofMinutes(1));
+            assertThatThrownBy(() -> client.blocking().get("point")).isInstanceOf(TranscoderException.class)
+                    .hasMessageContaining("allow-list");
+        });
+        runner.withPropertyValues("grizzly.memcached.servers=" + memcached.addressList(),
+                "grizzly.memcached.transcoder.allowed-classes=dev.grizzlyboot.autoconfigure.memcached.*",
+                "grizzly.memcached.transcoder.compression-threshold=10B").run(context -> {
+                    MemcachedClient client = context.getBean(MemcachedClient.class);
+                    client.blocking().set("point", point, Duration.ofMinutes(1));
+                    assertThat(client.blocking().get("point")).isEqualTo(point);
+                    String text = "a".repeat(1_000);
+                    client.blocking().set("long-text", text, Duration.ofMinutes(1));
+                    // Stored gzipped (well under 1,000 bytes) because the threshold is 10 bytes.
+                    assertThat(memcached.first().textCommand("mg long-text s")).first().asString()
+                            .matches("HD s\\d{1,3}");
+                    assertThat(client.blocking().get("long-text")).isEqualTo(text);
+                });
+    }
+
+    @Test
     void operationTimeoutReachesTheClient() {
         runner.withPropertyValues("grizzly.memcached.servers=" + memcached.addressList(),
                 "grizzly.memcached.operation-timeout=100ms").run(context -> {
                     MemcachedClient client = context.getBean(MemcachedClient.class);
                     client.blocking().set("warm", "up", Duration.ofMinutes(1));
                     memcached.first().pause();
-                    long start = System.nanoTime();
-                    assertThatThrownBy(() -> client.blocking().get("warm")).isInstanceOf(MemcachedTimeoutException.class);
-                    // The client's default is 1 s; failing well before it proves the property was applied.
-                    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(700));
+                    // SIGSTOP takes effect asynchronously: retry until the server no longer answers.
+                    await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+                        long start = System.nanoTime();
+                        assertThatThrownBy(() -> client.blocking().get("warm")).isInstanceOf(MemcachedTimeoutException.class);
+                        // The client's default is 1 s; failing well before it proves the property was applied.
+                        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(700));
+                    });
                     memcached.first().resume();
                 });
     }
@@ -179,6 +208,9 @@ class GrizzlyMemcachedAutoConfigurationTests {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    record Point(int x, int y) implements Serializable {
     }
 
     @Configuration(proxyBeanMethods = false)
