@@ -101,6 +101,20 @@ class CacheLoadingTest {
     }
 
     @Test
+    void aLoaderAskingForItsOwnKeyFailsInsteadOfWaitingForItself() {
+        Callable<String> recursive = new Callable<>() {
+            @Override
+            public String call() {
+                return cache.get("self", this);
+            }
+        };
+
+        assertThatThrownBy(() -> cache.get("self", recursive)).isInstanceOf(Cache.ValueRetrievalException.class)
+                .rootCause().isInstanceOf(IllegalStateException.class).hasMessageContaining("same key");
+        assertThat(cache.get("self", () -> "fine")).as("the key is usable afterwards").isEqualTo("fine");
+    }
+
+    @Test
     void retrieveAnswersMissesHitsAndCachedNulls() throws Exception {
         assertThat(cache.retrieve("k").get(5, TimeUnit.SECONDS)).as("miss").isNull();
 
