@@ -1,11 +1,10 @@
 package dev.grizzlyboot.autoconfigure.cache;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.grizzlyboot.autoconfigure.YamlFiles;
 import dev.grizzlyboot.autoconfigure.memcached.GrizzlyMemcachedAutoConfiguration;
 import dev.grizzlyboot.cache.MemcachedCache;
 import dev.grizzlyboot.cache.MemcachedCacheConfiguration;
@@ -18,7 +17,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.cache.autoconfigure.CacheAutoConfiguration;
 import org.springframework.boot.cache.autoconfigure.CacheManagerCustomizer;
-import org.springframework.boot.env.YamlPropertySourceLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.cache.CacheManager;
 import org.springframework.cache.annotation.CachingConfigurer;
@@ -27,10 +25,8 @@ import org.springframework.cache.concurrent.ConcurrentMapCacheManager;
 import org.springframework.cache.interceptor.CacheResolver;
 import org.springframework.cache.interceptor.SimpleCacheResolver;
 import org.springframework.cache.support.NoOpCacheManager;
-import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.io.ClassPathResource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -69,7 +65,7 @@ class GrizzlyMemcachedCacheAutoConfigurationTests {
 
     @Test
     void designContractYamlReachesTheCacheManager() {
-        caching.withInitializer(context -> loadYaml(context, "design-contract.yml"))
+        caching.withInitializer(YamlFiles.load("design-contract.yml"))
                 .withPropertyValues("grizzly.memcached.servers=" + memcached.addressList()).run(context -> {
                     MemcachedCacheConfiguration defaults = MemcachedCacheConfiguration.defaultCacheConfig()
                             .ttl(Duration.ofMinutes(10)).ttlJitter(0.1).keyPrefix("myapp");
@@ -84,7 +80,7 @@ class GrizzlyMemcachedCacheAutoConfigurationTests {
     @Test
     void designContractYamlServersReachTheClient() {
         new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(GrizzlyMemcachedAutoConfiguration.class))
-                .withInitializer(context -> loadYaml(context, "design-contract.yml")).run(context ->
+                .withInitializer(YamlFiles.load("design-contract.yml")).run(context ->
                 assertThat(context.getBean(MemcachedClient.class).servers()).containsExactly(
                         ServerAddress.parse("127.0.0.1:11211"), ServerAddress.parse("127.0.0.1:11212")));
     }
@@ -203,14 +199,6 @@ class GrizzlyMemcachedCacheAutoConfigurationTests {
                 assertThat(context).getFailure().hasStackTraceContaining("grizzly.memcached.cache.default-ttl"));
     }
 
-    private static void loadYaml(ConfigurableApplicationContext context, String resource) {
-        try {
-            new YamlPropertySourceLoader().load(resource, new ClassPathResource(resource))
-                    .forEach(source -> context.getEnvironment().getPropertySources().addLast(source));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
 
     @Configuration(proxyBeanMethods = false)
     @EnableCaching

@@ -1,11 +1,10 @@
 package dev.grizzlyboot.autoconfigure.memcached;
 
-import java.io.IOException;
 import java.io.Serializable;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.List;
 
+import dev.grizzlyboot.autoconfigure.YamlFiles;
 import dev.grizzlyboot.memcached.IoStrategy;
 import dev.grizzlyboot.memcached.MemcachedClient;
 import dev.grizzlyboot.memcached.MemcachedTimeoutException;
@@ -15,12 +14,10 @@ import dev.grizzlyboot.testsupport.MemcachedExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.env.YamlPropertySourceLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.io.ClassPathResource;
 import org.springframework.util.unit.DataSize;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -54,7 +51,7 @@ class GrizzlyMemcachedAutoConfigurationTests {
 
     @Test
     void serversAsYamlListAndDurationsFromYaml() {
-        runner.withInitializer(GrizzlyMemcachedAutoConfigurationTests::loadYaml).run(context -> {
+        runner.withInitializer(YamlFiles.load("servers-as-yaml-list.yml")).run(context -> {
             assertThat(context.getBean(MemcachedClient.class).servers()).containsExactly(
                     ServerAddress.parse("127.0.0.1:21211"), ServerAddress.parse("127.0.0.1:21212"));
             GrizzlyMemcachedProperties properties = context.getBean(GrizzlyMemcachedProperties.class);
@@ -201,14 +198,6 @@ class GrizzlyMemcachedAutoConfigurationTests {
         return Integer.parseInt(memcached.first().stats().get("curr_connections"));
     }
 
-    private static void loadYaml(ConfigurableApplicationContext context) {
-        try {
-            new YamlPropertySourceLoader().load("servers-as-yaml-list", new ClassPathResource("servers-as-yaml-list.yml"))
-                    .forEach(source -> context.getEnvironment().getPropertySources().addFirst(source));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
 
     record Point(int x, int y) implements Serializable {
     }
