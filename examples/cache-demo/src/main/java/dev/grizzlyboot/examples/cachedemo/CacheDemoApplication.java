@@ -60,8 +60,14 @@ public class CacheDemoApplication {
         }
         Showcase.Step first = steps.get(1);
         Showcase.Step repeat = steps.get(2);
-        System.out.printf("%nFirst call %.0f ms, repeat %.2f ms: the repeat came from memcached.%n",
-                first.millis(), repeat.millis());
+        if (repeat.millis() < first.millis() / 2) {
+            System.out.printf("%nFirst call %.0f ms, repeat %.2f ms: the repeat came from memcached.%n",
+                    first.millis(), repeat.millis());
+        } else {
+            // A memcached outage degrades the cache to calling the method: the app still answers, just slowly.
+            System.out.printf("%nFirst call %.0f ms, repeat %.0f ms: the repeat was NOT served from memcached. "
+                    + "Is memcached reachable? See the warnings above.%n", first.millis(), repeat.millis());
+        }
     }
 
     private static String shorten(String path) {
