@@ -32,7 +32,8 @@ import org.springframework.context.annotation.Conditional;
  * (and Boot's then backs off); with {@code spring.cache.type} set to anything ({@code none},
  * {@code simple}, {@code caffeine}, ...) it backs off and Boot provides the chosen one.
  * {@code spring.cache.cache-names} fixes the set of caches; {@link CacheManagerCustomizer} beans
- * are applied as Boot applies them.
+ * are applied as Boot applies them. Spring calls it once, at start-up; the manager it builds is
+ * thread-safe.
  */
 @AutoConfiguration(before = CacheAutoConfiguration.class, after = GrizzlyMemcachedAutoConfiguration.class)
 @ConditionalOnClass({ CacheManager.class, CacheManagerCustomizers.class, MemcachedCacheManager.class })
