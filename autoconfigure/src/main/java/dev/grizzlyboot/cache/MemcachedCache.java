@@ -50,8 +50,8 @@ public final class MemcachedCache extends AbstractValueAdaptingCache {
         this.client = client;
         this.configuration = configuration;
         this.keys = new CacheKeys(configuration.getKeyPrefix(), name);
-        this.generation = new Generation(client, keys.generationKey(), generationRefreshInterval, System::nanoTime);
         this.errors = new CacheErrors(name, propagateErrors);
+        this.generation = new Generation(client, keys.generationKey(), generationRefreshInterval, errors);
     }
 
     @Override
