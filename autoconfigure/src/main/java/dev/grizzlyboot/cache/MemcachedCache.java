@@ -168,11 +168,7 @@ public final class MemcachedCache extends AbstractValueAdaptingCache {
      */
     @Override
     public CompletableFuture<?> retrieve(Object key) {
-        return onCallbackThread(lookupAsync(key)
-                .handle((stored, error) -> {
-                    Object found = error == null ? stored : errors.handle("retrieve", key, error, null);
-                    return found == null ? null : toValueWrapper(found);
-                }));
+        return onCallbackThread(lookupOrMiss(key).thenApply(found -> found == null ? null : toValueWrapper(found)));
     }
 
     /**
