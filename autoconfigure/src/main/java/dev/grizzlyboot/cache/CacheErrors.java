@@ -36,17 +36,22 @@ final class CacheErrors {
         if (propagate || !(error instanceof MemcachedException)) {
             return false;
         }
+        report(operation, "cache bypassed (a read counts as a miss)", key, error);
+        return true;
+    }
+
+    /** Logs a failure: WARN if none was logged for a while, else DEBUG only. */
+    void report(String operation, String consequence, Object key, Throwable error) {
         long now = System.nanoTime();
         long last = lastWarningNanos.get();
         if (now - last >= WARNING_INTERVAL_NANOS && lastWarningNanos.compareAndSet(last, now)) {
             long quiet = quietErrors.getAndSet(0);
-            log.warn("cache '{}': {} failed, cache bypassed (a read counts as a miss): {}{}", cacheName, operation,
-                    error, quiet > 0 ? " (and " + quiet + " more errors since the last warning)" : "");
+            log.warn("cache '{}': {} failed, {}: {}{}", cacheName, operation, consequence, error,
+                    quiet > 0 ? " (and " + quiet + " more errors since the last warning)" : "");
         } else {
             quietErrors.incrementAndGet();
         }
         log.debug("cache '{}': {} of key '{}' failed", cacheName, operation, key, error);
-        return true;
     }
 
     /** {@code fallback} if the failure is tolerated, else the failure thrown unchecked. */

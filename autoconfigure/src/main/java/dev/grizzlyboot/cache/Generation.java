@@ -3,11 +3,8 @@ package dev.grizzlyboot.cache;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.LongSupplier;
 
 import dev.grizzlyboot.memcached.MemcachedClient;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A cache's generation number: part of every key, so that bumping it (a clear) makes all older
@@ -21,13 +18,12 @@ import org.slf4j.LoggerFactory;
  */
 final class Generation {
 
-    private static final Logger log = LoggerFactory.getLogger(Generation.class);
     private static final Duration NO_EXPIRY = Duration.ZERO;
 
     private final MemcachedClient client;
     private final String key;
     private final long refreshNanos;
-    private final LongSupplier nanoClock;
+    private final CacheErrors errors;
     private final AtomicReference<Known> known = new AtomicReference<>();
     private final AtomicReference<CompletableFuture<Long>> refreshing = new AtomicReference<>();
 
@@ -39,11 +35,11 @@ final class Generation {
         }
     }
 
-    Generation(MemcachedClient client, String key, Duration refreshInterval, LongSupplier nanoClock) {
+    Generation(MemcachedClient client, String key, Duration refreshInterval, CacheErrors errors) {
         this.client = client;
         this.key = key;
         this.refreshNanos = refreshInterval.toNanos();
-        this.nanoClock = nanoClock;
+        this.errors = errors;
     }
 
     /**
@@ -54,7 +50,7 @@ final class Generation {
      */
     CompletableFuture<Long> current() {
         Known last = known.get();
-        if (last != null && nanoClock.getAsLong() - last.sentAtNanos() < refreshNanos) {
+        if (last != null && System.nanoTime() - last.sentAtNanos() < refreshNanos) {
             return last.value();
         }
         return refresh();
@@ -62,7 +58,7 @@ final class Generation {
 
     /** Bumps the generation in memcached (a clear) and adopts the new value at once. */
     CompletableFuture<Long> increment() {
-        long sentAt = nanoClock.getAsLong();
+        long sentAt = System.nanoTime();
         return client.incr(key, 1, System.currentTimeMillis(), NO_EXPIRY).thenApply(value -> adopt(value, sentAt));
     }
 
@@ -74,14 +70,14 @@ final class Generation {
             }
             CompletableFuture<Long> mine = new CompletableFuture<>();
             if (refreshing.compareAndSet(null, mine)) {
-                long sentAt = nanoClock.getAsLong();
+                long sentAt = System.nanoTime();
                 // Adding 0 reads the counter and creates it when missing, in one atomic step.
                 client.incr(key, 0, System.currentTimeMillis(), NO_EXPIRY).whenComplete((value, error) -> {
                     Known last = known.get();
                     if (error == null) {
                         finish(mine, adopt(value, sentAt), null);
                     } else if (last != null) {
-                        log.warn("could not re-read the generation {}; keeping {} for now: {}", key, last.generation(), error.toString());
+                        errors.report("generation re-read", "keeping the last known generation", key, CacheErrors.unwrap(error));
                         finish(mine, adopt(last.generation(), sentAt), null);
                     } else {
                         finish(mine, null, error);

@@ -50,8 +50,8 @@ public final class MemcachedCache extends AbstractValueAdaptingCache {
         this.client = client;
         this.configuration = configuration;
         this.keys = new CacheKeys(configuration.getKeyPrefix(), name);
-        this.generation = new Generation(client, keys.generationKey(), generationRefreshInterval, System::nanoTime);
         this.errors = new CacheErrors(name, propagateErrors);
+        this.generation = new Generation(client, keys.generationKey(), generationRefreshInterval, errors);
     }
 
     @Override
@@ -168,11 +168,7 @@ public final class MemcachedCache extends AbstractValueAdaptingCache {
      */
     @Override
     public CompletableFuture<?> retrieve(Object key) {
-        return onCallbackThread(lookupAsync(key)
-                .handle((stored, error) -> {
-                    Object found = error == null ? stored : errors.handle("retrieve", key, error, null);
-                    return found == null ? null : toValueWrapper(found);
-                }));
+        return onCallbackThread(lookupOrMiss(key).thenApply(found -> found == null ? null : toValueWrapper(found)));
     }
 
     /**
