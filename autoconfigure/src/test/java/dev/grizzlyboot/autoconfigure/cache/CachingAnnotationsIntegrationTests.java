@@ -1,8 +1,17 @@
 package dev.grizzlyboot.autoconfigure.cache;
 
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import dev.grizzlyboot.cache.MemcachedCacheManager;
 import dev.grizzlyboot.testsupport.MemcachedExtension;
@@ -35,6 +44,10 @@ import static org.awaitility.Awaitility.await;
  */
 @SpringBootTest(classes = CachingAnnotationsIntegrationTests.App.class)
 class CachingAnnotationsIntegrationTests {
+
+    private static final Pattern METADUMP_KEY = Pattern.compile("^key=(\\S+) ");
+    private static final Pattern REMAINING_TTL = Pattern.compile("^HD t(-?\\d+)$");
+    private static final Pattern ENTRY_KEY = Pattern.compile("^it:(\\w+):\\d+:(ttl|author)-\\d+$");
 
     @RegisterExtension
     static MemcachedExtension memcached = MemcachedExtension.server();
@@ -86,6 +99,23 @@ class CachingAnnotationsIntegrationTests {
         assertThat(library.find("1")).isEqualTo(new Book("1", "title 1"));
         assertThat(library.loads()).isEqualTo(1);
         assertThat(Long.parseLong(memcached.first().stats().get("curr_items"))).isPositive();
+    }
+
+    @Test
+    void ttlsOnTheServerFollowTheConfiguredCaches() {
+        for (int i = 0; i < 40; i++) {
+            library.find("ttl-" + i);
+            library.author("author-" + i);
+        }
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+            Map<String, List<Long>> remaining = remainingTtlsByCache();
+            // books: ttl 1h, jitter 0.2 -> [2880 s, 4320 s]; the server may report a second less.
+            assertThat(remaining.get("books")).hasSize(40).allSatisfy(ttl -> assertThat(ttl).isBetween(2877L, 4320L));
+            long spread = Collections.max(remaining.get("books")) - Collections.min(remaining.get("books"));
+            assertThat(spread).as("jitter spreads the expiries").isGreaterThan(300);
+            // authors: the default, 10 min without jitter.
+            assertThat(remaining.get("authors")).hasSize(40).allSatisfy(ttl -> assertThat(ttl).isBetween(597L, 600L));
+        });
     }
 
     @Test
@@ -166,6 +196,28 @@ class CachingAnnotationsIntegrationTests {
         }
     }
 
+    /**
+     * Remaining seconds of the entries the TTL test wrote, by cache name: the keys (memcached keys are
+     * {@code it:cache:generation:key}) from {@code lru_crawler metadump}, their TTLs from {@code mg <key> t}.
+     */
+    private static Map<String, List<Long>> remainingTtlsByCache() {
+        Map<String, List<Long>> remaining = new HashMap<>();
+        for (String line : memcached.first().textCommand("lru_crawler metadump all")) {
+            Matcher item = METADUMP_KEY.matcher(line);
+            if (item.find()) {
+                String memcachedKey = URLDecoder.decode(item.group(1), StandardCharsets.UTF_8);
+                Matcher key = ENTRY_KEY.matcher(memcachedKey);
+                if (key.matches()) {
+                    String reply = memcached.first().textCommand("mg " + memcachedKey + " t").get(0);
+                    Matcher ttl = REMAINING_TTL.matcher(reply);
+                    assertThat(ttl.matches()).as("mg answered %s", reply).isTrue();
+                    remaining.computeIfAbsent(key.group(1), cache -> new ArrayList<>()).add(Long.parseLong(ttl.group(1)));
+                }
+            }
+        }
+        return remaining;
+    }
+
     @SpringBootConfiguration
     @EnableAutoConfiguration
     @EnableCaching
@@ -195,6 +247,11 @@ class CachingAnnotationsIntegrationTests {
         public Book find(String isbn) {
             loads.incrementAndGet();
             return new Book(isbn, "title " + isbn);
+        }
+
+        @Cacheable("authors")
+        public String author(String name) {
+            return name.toUpperCase(Locale.ROOT);
         }
 
         @CachePut(cacheNames = "books", key = "#isbn")
