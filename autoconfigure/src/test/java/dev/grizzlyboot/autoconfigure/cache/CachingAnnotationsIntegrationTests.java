@@ -102,6 +102,17 @@ class CachingAnnotationsIntegrationTests {
     }
 
     @Test
+    void longAndNonAsciiKeysAreCachedToo() {
+        String longKey = "isbn-".repeat(200);
+        String nonAscii = "Grüße, 本 and a space";
+        for (int i = 0; i < 3; i++) {
+            assertThat(library.find(longKey).isbn()).isEqualTo(longKey);
+            assertThat(library.find(nonAscii).isbn()).isEqualTo(nonAscii);
+        }
+        assertThat(library.loads()).isEqualTo(2);
+    }
+
+    @Test
     void ttlsOnTheServerFollowTheConfiguredCaches() {
         for (int i = 0; i < 40; i++) {
             library.find("ttl-" + i);
