@@ -34,8 +34,8 @@ class SharedMemcachedTest {
     void setUp() {
         server = memcached.first();
         server.flushAll();
-        clientA = MemcachedClient.builder().servers(server.address()).build();
-        clientB = MemcachedClient.builder().servers(server.address()).build();
+        clientA = TestClients.connect(server.address());
+        clientB = TestClients.connect(server.address());
         booksA = MemcachedCacheManager.builder(clientA).build().getCache("books");
         booksB = MemcachedCacheManager.builder(clientB).build().getCache("books");
     }
