@@ -56,10 +56,13 @@ final class Generation {
         return refresh();
     }
 
-    /** Bumps the generation in memcached (a clear) and adopts the new value at once. */
+    /** Bumps the generation in memcached (a clear) past every generation seen here, and adopts it at once. */
     CompletableFuture<Long> increment() {
         long sentAt = System.nanoTime();
-        return client.incr(key, 1, System.currentTimeMillis(), NO_EXPIRY).thenApply(value -> adopt(value, sentAt));
+        long floor = lastKnown() == Long.MIN_VALUE ? Long.MIN_VALUE : lastKnown() + 1;
+        return client.incr(key, 1, System.currentTimeMillis(), NO_EXPIRY)
+                .thenCompose(value -> atLeast(value, floor))
+                .thenApply(value -> adopt(value, sentAt));
     }
 
     private CompletableFuture<Long> refresh() {
@@ -72,20 +75,41 @@ final class Generation {
             if (refreshing.compareAndSet(null, mine)) {
                 long sentAt = System.nanoTime();
                 // Adding 0 reads the counter and creates it when missing, in one atomic step.
-                client.incr(key, 0, System.currentTimeMillis(), NO_EXPIRY).whenComplete((value, error) -> {
-                    Known last = known.get();
-                    if (error == null) {
-                        finish(mine, adopt(value, sentAt), null);
-                    } else if (last != null) {
-                        errors.report("generation re-read", "keeping the last known generation", key, CacheErrors.unwrap(error));
-                        finish(mine, adopt(last.generation(), sentAt), null);
-                    } else {
-                        finish(mine, null, error);
-                    }
-                });
+                client.incr(key, 0, System.currentTimeMillis(), NO_EXPIRY)
+                        .thenCompose(value -> atLeast(value, lastKnown()))
+                        .whenComplete((value, error) -> refreshed(mine, sentAt, value, error));
                 return mine;
             }
         }
+    }
+
+    private void refreshed(CompletableFuture<Long> refresh, long sentAt, Long value, Throwable error) {
+        if (error == null) {
+            finish(refresh, adopt(value, sentAt), null);
+        } else if (lastKnown() != Long.MIN_VALUE) {
+            errors.report("generation re-read", "keeping the last known generation", key, CacheErrors.unwrap(error));
+            finish(refresh, adopt(lastKnown(), sentAt), null);
+        } else {
+            finish(refresh, null, error);
+        }
+    }
+
+    /**
+     * The counter raised to {@code floor} if it is below: a server that failed over and came back
+     * (not restarted) still holds an old, smaller counter, and going back to it would make old
+     * entries visible again and hide the clears made meanwhile. Raising it makes every instance
+     * agree on the newest generation again.
+     */
+    private CompletableFuture<Long> atLeast(long counter, long floor) {
+        if (counter >= floor) {
+            return CompletableFuture.completedFuture(counter);
+        }
+        return client.incr(key, floor - counter, floor, NO_EXPIRY);
+    }
+
+    private long lastKnown() {
+        Known last = known.get();
+        return last == null ? Long.MIN_VALUE : last.generation();
     }
 
     /** Lets the next stale read start a new refresh, then answers the readers that waited for this one. */

@@ -159,6 +159,7 @@ public final class MemcachedCacheManager extends AbstractCacheManager {
             return this;
         }
 
+        /** The manager, with its initial caches made; nothing is sent to memcached until a cache is used. */
         public MemcachedCacheManager build() {
             return new MemcachedCacheManager(this);
         }

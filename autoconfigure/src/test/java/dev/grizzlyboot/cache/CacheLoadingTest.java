@@ -44,7 +44,7 @@ class CacheLoadingTest {
     @BeforeEach
     void setUp() {
         memcached.first().flushAll();
-        client = MemcachedClient.builder().servers(memcached.first().address()).build();
+        client = TestClients.connect(memcached.first().address());
         cache = MemcachedCacheManager.builder(client).build().getCache("loading");
         callers = Executors.newFixedThreadPool(CALLERS);
     }

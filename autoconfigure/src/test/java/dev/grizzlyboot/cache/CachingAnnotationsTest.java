@@ -34,7 +34,7 @@ class CachingAnnotationsTest {
     void setUp() {
         memcached.first().flushAll();
         context = new AnnotationConfigApplicationContext();
-        context.registerBean(MemcachedClient.class, () -> MemcachedClient.builder().servers(memcached.addressList()).build());
+        context.registerBean(MemcachedClient.class, () -> TestClients.connect(memcached.addressList()));
         context.register(CachingConfiguration.class);
         context.refresh();
         books = context.getBean(BookService.class);

@@ -42,7 +42,7 @@ class MemcachedCacheTest {
     void setUp() {
         server = memcached.first();
         server.flushAll();
-        client = MemcachedClient.builder().servers(server.address()).build();
+        client = TestClients.connect(server.address());
         manager = MemcachedCacheManager.builder(client).build();
         books = (MemcachedCache) manager.getCache("books");
     }
@@ -188,7 +188,7 @@ class MemcachedCacheTest {
         assertThatThrownBy(() -> throwing.getCache("books").get("dune")).isInstanceOf(TranscoderException.class)
                 .hasMessageContaining("allow");
 
-        try (MemcachedClient allowing = MemcachedClient.builder().servers(server.address())
+        try (MemcachedClient allowing = TestClients.patient(server.address())
                 .transcoder(DefaultTranscoder.builder().allow("dev.grizzlyboot.cache.*").build()).build()) {
             Cache cache = MemcachedCacheManager.builder(allowing).build().getCache("books");
             assertThat(cache.get("dune", Book.class)).isEqualTo(dune);

@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -31,7 +29,7 @@ class MemcachedOutageTest {
     private static final Duration TIMEOUT = Duration.ofMillis(300);
 
     @RegisterExtension
-    static MemcachedExtension memcached = MemcachedExtension.servers(2);
+    static MemcachedExtension memcached = MemcachedExtension.server();
 
     private MemcachedProcess server;
     private MemcachedClient client;
@@ -53,8 +51,7 @@ class MemcachedOutageTest {
     void byDefaultAnOutageDegradesToMissesAndSkippedWrites() throws Exception {
         MemcachedCacheManager manager = MemcachedCacheManager.builder(client).build();
         Cache cache = manager.getCache("books");
-        cache.put("a", "1");
-        assertThat(cache.get("a").get()).isEqualTo("1");
+        storeWhileUp(cache, "a", "1");
 
         server.kill();
 
@@ -73,44 +70,13 @@ class MemcachedOutageTest {
         neverUsed.put("x", "y");
 
         server.restart();
-        await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> {
-            cache.put("a", "back");
-            Cache.ValueWrapper read = cache.get("a");
-            return read != null && "back".equals(read.get());
-        });
-    }
-
-    @Test
-    void whenTheGenerationsServerIsDownEntriesOnOtherServersStillHit() {
-        try (MemcachedClient both = MemcachedClient.builder().servers(memcached.addresses())
-                .operationTimeout(TIMEOUT).connectTimeout(TIMEOUT)
-                .reconnectBackoff(Duration.ofMillis(50), Duration.ofMillis(200)).build()) {
-            MemcachedCache cache = (MemcachedCache) MemcachedCacheManager.builder(both)
-                    .generationRefreshInterval(Duration.ofMillis(100)).build().getCache("split");
-            int generationPort = both.serverFor(new CacheKeys("", "split").generationKey()).port();
-            List<String> survivingKeys = new ArrayList<>();
-            for (int i = 0; survivingKeys.size() < 5 && i < 1_000; i++) {
-                String key = "key-" + i;
-                if (both.serverFor(cache.memcachedKey(key)).port() != generationPort) {
-                    cache.put(key, "value-" + i);
-                    survivingKeys.add(key);
-                }
-            }
-            assertThat(survivingKeys).hasSize(5);
-
-            memcached.servers().all().stream().filter(process -> process.port() == generationPort).findFirst()
-                    .orElseThrow().kill();
-
-            // Well past the refresh interval: the re-read fails and the last known generation stays in use.
-            await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5))
-                    .until(() -> survivingKeys.stream().allMatch(key -> cache.get(key) != null));
-        }
+        storeWhileUp(cache, "a", "back");
     }
 
     @Test
     void withPropagateErrorsTheClientsExceptionsComeThrough() {
         Cache cache = MemcachedCacheManager.builder(client).propagateErrors(true).build().getCache("books");
-        cache.put("a", "1");
+        storeWhileUp(cache, "a", "1");
 
         server.kill();
 
@@ -122,5 +88,14 @@ class MemcachedOutageTest {
         assertThatThrownBy(() -> cache.get("d", () -> "from the method")).isInstanceOf(MemcachedException.class);
         assertThat(cache.retrieve("a")).failsWithin(Duration.ofSeconds(5))
                 .withThrowableOfType(ExecutionException.class).havingCause().isInstanceOf(MemcachedException.class);
+    }
+
+    /** Stores and reads back; retried while the short timeouts trip on a loaded machine or a restarting server. */
+    private static void storeWhileUp(Cache cache, String key, String value) {
+        await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> {
+            cache.put(key, value);
+            Cache.ValueWrapper read = cache.get(key);
+            return read != null && value.equals(read.get());
+        });
     }
 }

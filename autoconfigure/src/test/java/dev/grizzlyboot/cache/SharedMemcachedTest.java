@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
+import java.util.List;
 
 import dev.grizzlyboot.memcached.MemcachedClient;
 import dev.grizzlyboot.testsupport.MemcachedExtension;
@@ -33,8 +34,8 @@ class SharedMemcachedTest {
     void setUp() {
         server = memcached.first();
         server.flushAll();
-        clientA = MemcachedClient.builder().servers(server.address()).build();
-        clientB = MemcachedClient.builder().servers(server.address()).build();
+        clientA = TestClients.connect(server.address());
+        clientB = TestClients.connect(server.address());
         booksA = MemcachedCacheManager.builder(clientA).build().getCache("books");
         booksB = MemcachedCacheManager.builder(clientB).build().getCache("books");
     }
@@ -91,6 +92,33 @@ class SharedMemcachedTest {
     }
 
     @Test
+    void aCounterThatWentBackIsRaisedAgainAndClearsStillWork() {
+        MemcachedCache fastA = (MemcachedCache) MemcachedCacheManager.builder(clientA)
+                .generationRefreshInterval(Duration.ofMillis(100)).build().getCache("back");
+        fastA.put("old", "stale");
+        fastA.clear();
+        fastA.put("k", "current");
+        String currentKey = fastA.memcachedKey("k");
+        long current = Long.parseLong(currentKey.split(":")[1]);
+
+        // As if the server holding the counter had failed over and come back with its old counter.
+        assertThat(server.textCommand("set back:generation 0 0 1\r\n5")).containsExactly("STORED");
+
+        // The generation is re-read by the first operation after the refresh interval.
+        await().atMost(Duration.ofSeconds(5)).until(() -> fastA.get("k") != null && counter("back:generation") >= current);
+        assertThat(fastA.get("k").get()).as("the generation did not move back").isEqualTo("current");
+        assertThat(fastA.get("old")).as("entries from before the clear stay hidden").isNull();
+        Cache freshB = MemcachedCacheManager.builder(clientB).build().getCache("back");
+        assertThat(freshB.get("k").get()).as("a new instance agrees").isEqualTo("current");
+
+        // The counter is behind the local generation again: a clear must still move past both.
+        assertThat(server.textCommand("set back:generation 0 0 1\r\n5")).containsExactly("STORED");
+        fastA.clear();
+        assertThat(fastA.get("k")).isNull();
+        assertThat(counter("back:generation")).isGreaterThan(current);
+    }
+
+    @Test
     void aLostGenerationCounterNeverBringsOldEntriesBack() {
         MemcachedCache fast = (MemcachedCache) MemcachedCacheManager.builder(clientA)
                 .generationRefreshInterval(Duration.ofMillis(100)).build().getCache("lost");
@@ -105,5 +133,11 @@ class SharedMemcachedTest {
         await().atMost(Duration.ofSeconds(5)).until(() -> !fast.memcachedKey("after-clear").equals(staleKey));
         assertThat(fast.get("before-clear")).isNull();
         assertThat(fast.get("after-clear")).isNull();
+    }
+
+    private long counter(String key) {
+        List<String> reply = server.textCommand("mg " + key + " v");
+        assertThat(reply).hasSize(2);
+        return Long.parseLong(reply.get(1));
     }
 }

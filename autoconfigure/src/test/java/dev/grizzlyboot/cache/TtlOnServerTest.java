@@ -34,7 +34,7 @@ class TtlOnServerTest {
     @BeforeEach
     void setUp() {
         server = memcached.first();
-        client = MemcachedClient.builder().servers(server.address()).build();
+        client = TestClients.connect(server.address());
     }
 
     @AfterEach
