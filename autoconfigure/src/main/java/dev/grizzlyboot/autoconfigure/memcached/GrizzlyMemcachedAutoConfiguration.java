@@ -1,0 +1,62 @@
+package dev.grizzlyboot.autoconfigure.memcached;
+
+import dev.grizzlyboot.memcached.MemcachedClient;
+import dev.grizzlyboot.memcached.MemcachedClientBuilder;
+import dev.grizzlyboot.memcached.transcoder.DefaultTranscoder;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Creates the {@link MemcachedClient} from {@link MemcachedConnectionDetails} and the
+ * {@code grizzly.memcached.*} properties. Backs off when the application defines its own client;
+ * a {@link MemcachedConnectionDetails} bean of the application replaces the configured servers.
+ * Spring calls it once, at start-up; the client it builds is thread-safe and closed with the context.
+ */
+@AutoConfiguration
+@ConditionalOnClass(MemcachedClient.class)
+@EnableConfigurationProperties(GrizzlyMemcachedProperties.class)
+public final class GrizzlyMemcachedAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean(MemcachedConnectionDetails.class)
+    PropertiesMemcachedConnectionDetails memcachedConnectionDetails(GrizzlyMemcachedProperties properties) {
+        return new PropertiesMemcachedConnectionDetails(properties);
+    }
+
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    MemcachedClient memcachedClient(GrizzlyMemcachedProperties properties, MemcachedConnectionDetails connectionDetails,
+            ObjectProvider<MemcachedClientBuilderCustomizer> customizers) {
+        MemcachedClientBuilder builder = MemcachedClient.builder()
+                .servers(connectionDetails.getServers())
+                .operationTimeout(properties.getOperationTimeout())
+                .connectTimeout(properties.getConnectTimeout())
+                .maxItemSize(Math.toIntExact(properties.getMaxItemSize().toBytes()))
+                .ioStrategy(properties.getIoStrategy())
+                .transcoder(transcoder(properties.getTranscoder()));
+        if (properties.getIoThreads() != null) {
+            builder.ioThreads(properties.getIoThreads());
+        }
+        if (properties.getWorkerThreads() != null) {
+            builder.workerThreads(properties.getWorkerThreads());
+        }
+        GrizzlyMemcachedProperties.Pool pool = properties.getPool();
+        builder.connectionsPerServer(pool.getMinConnections(), pool.getMaxConnections())
+                .pipelineDepth(pool.getPipelineDepth())
+                .idleTimeout(pool.getIdleTimeout())
+                .reconnectBackoff(pool.getReconnectBackoff(), pool.getMaxReconnectBackoff());
+        customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
+        return builder.build();
+    }
+
+    private static DefaultTranscoder transcoder(GrizzlyMemcachedProperties.Transcoder properties) {
+        return DefaultTranscoder.builder()
+                .compressionThreshold(Math.toIntExact(properties.getCompressionThreshold().toBytes()))
+                .allow(properties.getAllowedClasses().toArray(String[]::new))
+                .build();
+    }
+}

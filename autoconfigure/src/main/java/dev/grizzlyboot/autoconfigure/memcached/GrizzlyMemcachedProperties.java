@@ -1,0 +1,365 @@
+package dev.grizzlyboot.autoconfigure.memcached;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import dev.grizzlyboot.memcached.IoStrategy;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * Settings of the memcached client and of the Spring cache on it, bound from
+ * {@code grizzly.memcached.*}. Unset values keep the client's and the cache's own defaults.
+ * A mutable bean filled in by Spring's binder at start-up; not meant to change afterwards.
+ */
+@ConfigurationProperties("grizzly.memcached")
+public class GrizzlyMemcachedProperties {
+
+    /**
+     * memcached servers as host:port, as a comma-separated list or a YAML list; a host alone means
+     * port 11211.
+     */
+    private List<String> servers = new ArrayList<>(List.of("127.0.0.1:11211"));
+
+    /** How long an operation may wait for its answer before it fails with a timeout. */
+    private Duration operationTimeout = Duration.ofSeconds(1);
+
+    /** How long opening one connection may take. */
+    private Duration connectTimeout = Duration.ofSeconds(1);
+
+    /**
+     * The largest value the client sends or accepts; larger values fail before they are sent. Match
+     * memcached's -I option.
+     */
+    private DataSize maxItemSize = DataSize.ofMegabytes(1);
+
+    /** Which threads handle responses: Grizzly's same-thread, worker-thread or leader-follower strategy. */
+    private IoStrategy ioStrategy = IoStrategy.SAME_THREAD;
+
+    /** Grizzly selector threads. Default: 2, or 1 on a single core. */
+    private Integer ioThreads;
+
+    /** Worker threads for the worker-thread and leader-follower strategies. Default: the number of cores, at least 2. */
+    private Integer workerThreads;
+
+    private final Pool pool = new Pool();
+
+    private final Transcoder transcoder = new Transcoder();
+
+    private final Cache cache = new Cache();
+
+    public List<String> getServers() {
+        return servers;
+    }
+
+    public void setServers(List<String> servers) {
+        this.servers = servers;
+    }
+
+    public Duration getOperationTimeout() {
+        return operationTimeout;
+    }
+
+    public void setOperationTimeout(Duration operationTimeout) {
+        this.operationTimeout = operationTimeout;
+    }
+
+    public Duration getConnectTimeout() {
+        return connectTimeout;
+    }
+
+    public void setConnectTimeout(Duration connectTimeout) {
+        this.connectTimeout = connectTimeout;
+    }
+
+    public DataSize getMaxItemSize() {
+        return maxItemSize;
+    }
+
+    public void setMaxItemSize(DataSize maxItemSize) {
+        this.maxItemSize = maxItemSize;
+    }
+
+    public IoStrategy getIoStrategy() {
+        return ioStrategy;
+    }
+
+    public void setIoStrategy(IoStrategy ioStrategy) {
+        this.ioStrategy = ioStrategy;
+    }
+
+    public Integer getIoThreads() {
+        return ioThreads;
+    }
+
+    public void setIoThreads(Integer ioThreads) {
+        this.ioThreads = ioThreads;
+    }
+
+    public Integer getWorkerThreads() {
+        return workerThreads;
+    }
+
+    public void setWorkerThreads(Integer workerThreads) {
+        this.workerThreads = workerThreads;
+    }
+
+    public Pool getPool() {
+        return pool;
+    }
+
+    public Transcoder getTranscoder() {
+        return transcoder;
+    }
+
+    public Cache getCache() {
+        return cache;
+    }
+
+    /** The connection pool every server gets. */
+    public static class Pool {
+
+        /** Connections kept open per server. */
+        private int minConnections = 1;
+
+        /** Most connections opened per server. */
+        private int maxConnections = 4;
+
+        /** Pending operations a connection carries before the pool opens another. */
+        private int pipelineDepth = 32;
+
+        /** How long a connection above the minimum may stay idle before it is closed. */
+        private Duration idleTimeout = Duration.ofMinutes(1);
+
+        /** After a failed connect, how long operations fail fast before the next attempt; doubles per failure. */
+        private Duration reconnectBackoff = Duration.ofMillis(100);
+
+        /** Upper bound of the doubling reconnect back-off. */
+        private Duration maxReconnectBackoff = Duration.ofSeconds(5);
+
+        public int getMinConnections() {
+            return minConnections;
+        }
+
+        public void setMinConnections(int minConnections) {
+            this.minConnections = minConnections;
+        }
+
+        public int getMaxConnections() {
+            return maxConnections;
+        }
+
+        public void setMaxConnections(int maxConnections) {
+            this.maxConnections = maxConnections;
+        }
+
+        public int getPipelineDepth() {
+            return pipelineDepth;
+        }
+
+        public void setPipelineDepth(int pipelineDepth) {
+            this.pipelineDepth = pipelineDepth;
+        }
+
+        public Duration getIdleTimeout() {
+            return idleTimeout;
+        }
+
+        public void setIdleTimeout(Duration idleTimeout) {
+            this.idleTimeout = idleTimeout;
+        }
+
+        public Duration getReconnectBackoff() {
+            return reconnectBackoff;
+        }
+
+        public void setReconnectBackoff(Duration reconnectBackoff) {
+            this.reconnectBackoff = reconnectBackoff;
+        }
+
+        public Duration getMaxReconnectBackoff() {
+            return maxReconnectBackoff;
+        }
+
+        public void setMaxReconnectBackoff(Duration maxReconnectBackoff) {
+            this.maxReconnectBackoff = maxReconnectBackoff;
+        }
+    }
+
+    /** How values are turned into bytes: the client's default transcoder. */
+    public static class Transcoder {
+
+        /**
+         * Classes that Java deserialization may create when reading cached objects, as ObjectInputFilter
+         * patterns (com.example.model.* for a package, com.example.** with sub-packages). java.lang,
+         * java.util, java.time and java.math are always allowed.
+         */
+        private List<String> allowedClasses = new ArrayList<>();
+
+        /** Values larger than this are gzip-compressed when that makes them smaller. */
+        private DataSize compressionThreshold = DataSize.ofKilobytes(16);
+
+        public List<String> getAllowedClasses() {
+            return allowedClasses;
+        }
+
+        public void setAllowedClasses(List<String> allowedClasses) {
+            this.allowedClasses = allowedClasses;
+        }
+
+        public DataSize getCompressionThreshold() {
+            return compressionThreshold;
+        }
+
+        public void setCompressionThreshold(DataSize compressionThreshold) {
+            this.compressionThreshold = compressionThreshold;
+        }
+    }
+
+    /** The Spring cache on memcached: defaults for every cache, and settings per cache name. */
+    public static class Cache {
+
+        /** Time to live of cache entries; 0 means no expiry (and no jitter). */
+        private Duration defaultTtl = Duration.ZERO;
+
+        /**
+         * Relative TTL jitter j, at least 0 and below 1: the effective TTL is uniform in [ttl*(1-j), ttl*(1+j)],
+         * in whole seconds, at least 1 s. Spreads the expiry of entries written together.
+         */
+        private double ttlJitter = 0;
+
+        /**
+         * Prefix of every memcached key the caches write (followed by ':'), so several applications can share
+         * servers. Empty for none.
+         */
+        private String keyPrefix = "";
+
+        /** Whether a null returned by a cached method is stored (so the method is not called again). */
+        private boolean cacheNullValues = true;
+
+        /**
+         * Whether memcached errors (timeouts, servers down) reach the caller. When false, they are logged
+         * and a read counts as a miss, so the cached method runs.
+         */
+        private boolean propagateErrors = false;
+
+        /**
+         * How long a cache trusts its local copy of its generation (bumped by a clear) before reading it
+         * again: the longest time a clear made by another instance can go unnoticed.
+         */
+        private Duration generationRefreshInterval = Duration.ofSeconds(1);
+
+        /**
+         * Settings per cache name, each with ttl, ttl-jitter, key-prefix and cache-null-values; what a cache
+         * leaves unset falls back to the defaults above.
+         */
+        private Map<String, CacheSpec> caches = new LinkedHashMap<>();
+
+        public Duration getDefaultTtl() {
+            return defaultTtl;
+        }
+
+        public void setDefaultTtl(Duration defaultTtl) {
+            this.defaultTtl = defaultTtl;
+        }
+
+        public double getTtlJitter() {
+            return ttlJitter;
+        }
+
+        public void setTtlJitter(double ttlJitter) {
+            this.ttlJitter = ttlJitter;
+        }
+
+        public String getKeyPrefix() {
+            return keyPrefix;
+        }
+
+        public void setKeyPrefix(String keyPrefix) {
+            this.keyPrefix = keyPrefix;
+        }
+
+        public boolean isCacheNullValues() {
+            return cacheNullValues;
+        }
+
+        public void setCacheNullValues(boolean cacheNullValues) {
+            this.cacheNullValues = cacheNullValues;
+        }
+
+        public boolean isPropagateErrors() {
+            return propagateErrors;
+        }
+
+        public void setPropagateErrors(boolean propagateErrors) {
+            this.propagateErrors = propagateErrors;
+        }
+
+        public Duration getGenerationRefreshInterval() {
+            return generationRefreshInterval;
+        }
+
+        public void setGenerationRefreshInterval(Duration generationRefreshInterval) {
+            this.generationRefreshInterval = generationRefreshInterval;
+        }
+
+        public Map<String, CacheSpec> getCaches() {
+            return caches;
+        }
+
+        public void setCaches(Map<String, CacheSpec> caches) {
+            this.caches = caches;
+        }
+    }
+
+    /** Settings of one named cache; unset values fall back to the cache defaults. */
+    public static class CacheSpec {
+
+        /** Time to live of this cache's entries; 0 means no expiry. */
+        private Duration ttl;
+
+        /** Relative TTL jitter of this cache, at least 0 and below 1. */
+        private Double ttlJitter;
+
+        /** Key prefix of this cache. */
+        private String keyPrefix;
+
+        /** Whether this cache stores null values. */
+        private Boolean cacheNullValues;
+
+        public Duration getTtl() {
+            return ttl;
+        }
+
+        public void setTtl(Duration ttl) {
+            this.ttl = ttl;
+        }
+
+        public Double getTtlJitter() {
+            return ttlJitter;
+        }
+
+        public void setTtlJitter(Double ttlJitter) {
+            this.ttlJitter = ttlJitter;
+        }
+
+        public String getKeyPrefix() {
+            return keyPrefix;
+        }
+
+        public void setKeyPrefix(String keyPrefix) {
+            this.keyPrefix = keyPrefix;
+        }
+
+        public Boolean getCacheNullValues() {
+            return cacheNullValues;
+        }
+
+        public void setCacheNullValues(Boolean cacheNullValues) {
+            this.cacheNullValues = cacheNullValues;
+        }
+    }
+}

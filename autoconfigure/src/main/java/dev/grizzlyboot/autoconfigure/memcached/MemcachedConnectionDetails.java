@@ -1,0 +1,16 @@
+package dev.grizzlyboot.autoconfigure.memcached;
+
+import java.util.List;
+
+import org.springframework.boot.autoconfigure.service.connection.ConnectionDetails;
+
+/**
+ * Where the memcached servers are. By default read from {@code grizzly.memcached.servers}; a bean of
+ * this type (for example one that {@code @ServiceConnection} creates for a Testcontainers container)
+ * replaces the properties. Implementations must be thread-safe.
+ */
+public interface MemcachedConnectionDetails extends ConnectionDetails {
+
+    /** The servers as {@code host:port} strings, each possibly holding a comma-separated list. */
+    List<String> getServers();
+}

@@ -1,0 +1,78 @@
+package dev.grizzlyboot.cache;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Base64;
+
+/**
+ * Maps a cache's keys to memcached keys: {@code prefix:cacheName:generation:key} (the key is its
+ * {@code toString()}; {@code :} and {@code %} in the cache name are percent-escaped), or, for keys
+ * memcached cannot take as they are, {@code prefix:cacheName:generation:#} followed by the
+ * SHA-256 of the key in unpadded base64url. Stateless apart from its fixed namespace; thread-safe.
+ *
+ * <p>A key is hashed when the whole memcached key would be over 250 UTF-8 bytes, when it holds
+ * whitespace or control characters (the rule memcached-core enforces), or when it starts with
+ * {@code #} (so a plain key can never look like a hashed one). If even the namespace is unusable
+ * (a huge prefix or a cache name with spaces), the whole string is hashed, {@code #} first.
+ */
+final class CacheKeys {
+
+    static final int MAX_KEY_BYTES = 250;
+    private static final char HASHED = '#';
+
+    private final String namespace;
+
+    CacheKeys(String keyPrefix, String cacheName) {
+        // Escaped so that cache "a" with key "1:x" and cache "a:1" with key "x" stay apart.
+        String name = cacheName.replace("%", "%25").replace(":", "%3A");
+        this.namespace = keyPrefix.isEmpty() ? name : keyPrefix + ":" + name;
+    }
+
+    /** The memcached key of an entry in the given generation. */
+    String entryKey(long generation, Object key) {
+        String keyText = String.valueOf(key);
+        String prefix = namespace + ":" + generation + ":";
+        String plain = prefix + keyText;
+        if (keyText.isEmpty() || keyText.charAt(0) != HASHED) {
+            if (usable(plain)) {
+                return plain;
+            }
+        }
+        String hashedKey = prefix + hash(keyText);
+        return usable(hashedKey) ? hashedKey : hash(plain);
+    }
+
+    /** The memcached key of the cache's generation counter (never equal to an entry key: no number after the name). */
+    String generationKey() {
+        String key = namespace + ":generation";
+        return usable(key) ? key : hash(key);
+    }
+
+    private static boolean usable(String key) {
+        if (key.charAt(0) == HASHED) {
+            return false;
+        }
+        // Cheap upper bound first: a char is at most 3 UTF-8 bytes.
+        byte[] bytes = key.length() * 3 <= MAX_KEY_BYTES ? null : key.getBytes(StandardCharsets.UTF_8);
+        if (bytes != null && bytes.length > MAX_KEY_BYTES) {
+            return false;
+        }
+        for (int i = 0; i < key.length(); i++) {
+            char c = key.charAt(i);
+            if (c <= 0x20 || c == 0x7F) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static String hash(String text) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+            return HASHED + Base64.getUrlEncoder().withoutPadding().encodeToString(digest);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JDK has SHA-256", e);
+        }
+    }
+}

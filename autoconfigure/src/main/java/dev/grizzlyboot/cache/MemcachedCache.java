@@ -1,0 +1,264 @@
+package dev.grizzlyboot.cache;
+
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
+
+import dev.grizzlyboot.memcached.MemcachedClient;
+import dev.grizzlyboot.memcached.MemcachedException;
+import org.springframework.cache.support.AbstractValueAdaptingCache;
+import org.springframework.cache.support.NullValue;
+
+/**
+ * A Spring {@link org.springframework.cache.Cache} whose entries live in memcached. Reads cost one
+ * round trip; writes use {@code set} with the configured (jittered) TTL, {@link #putIfAbsent} uses
+ * memcached's atomic {@code add}, and {@link #clear()} bumps a generation number that is part of
+ * every key (see {@link MemcachedCacheManager} for how fast other instances notice). Values are
+ * encoded by the client's transcoder.
+ *
+ * <p>When memcached fails, the cache either throws the {@link MemcachedException} or, by
+ * default, logs it and carries on as if the entry were missing (reads) or the write had not been
+ * asked for. Thread-safe; get instances from a {@link MemcachedCacheManager}.
+ */
+public final class MemcachedCache extends AbstractValueAdaptingCache {
+
+    /**
+     * How a cached {@code null} is stored: a string nobody caches by accident, which every
+     * transcoder can write (a serialized {@link NullValue} would need the allow-list).
+     */
+    static final String NULL_MARKER = "\u0000grizzly-boot:null\u0000";
+
+    private final String name;
+    private final MemcachedClient client;
+    private final MemcachedCacheConfiguration configuration;
+    private final CacheKeys keys;
+    private final Generation generation;
+    private final CacheErrors errors;
+    private final InFlightLoads loads = new InFlightLoads();
+    /** Async results are completed here, never on the client's I/O threads, which must not block. */
+    private final Executor callbacks = ForkJoinPool.commonPool();
+
+    MemcachedCache(String name, MemcachedClient client, MemcachedCacheConfiguration configuration,
+            boolean propagateErrors, Duration generationRefreshInterval) {
+        super(configuration.isCacheNullValues());
+        this.name = name;
+        this.client = client;
+        this.configuration = configuration;
+        this.keys = new CacheKeys(configuration.getKeyPrefix(), name);
+        this.errors = new CacheErrors(name, propagateErrors);
+        this.generation = new Generation(client, keys.generationKey(), generationRefreshInterval, errors);
+    }
+
+    @Override
+    public String getName() {
+        return name;
+    }
+
+    /** The memcached client. */
+    @Override
+    public MemcachedClient getNativeCache() {
+        return client;
+    }
+
+    /** This cache's TTL, jitter, null-value and key-prefix settings. */
+    public MemcachedCacheConfiguration getConfiguration() {
+        return configuration;
+    }
+
+    @Override
+    protected Object lookup(Object key) {
+        return await(lookupAsync(key), "get", key, null);
+    }
+
+    /** Stores the value with {@code set}, waiting for memcached's answer. */
+    @Override
+    public void put(Object key, Object value) {
+        await(write(key, toStoreValue(value)), "put", key, null);
+    }
+
+    /** Stores the value with memcached's {@code add}, so only the first of concurrent writers (in any JVM) wins. */
+    @Override
+    public ValueWrapper putIfAbsent(Object key, Object value) {
+        Object stored = toStoreValue(value);
+        // The existing entry may expire between a failed add and the read that fetches it: try again, a few times.
+        for (int attempt = 0; attempt < 3; attempt++) {
+            CompletableFuture<Boolean> add = generation.current()
+                    .thenCompose(current -> client.add(keys.entryKey(current, key), toMemcached(stored), nextTtl()));
+            Boolean added = await(add, "putIfAbsent", key, null);
+            if (added == null || added) {
+                return null;
+            }
+            Object existing = lookup(key);
+            if (existing != null) {
+                return toValueWrapper(existing);
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public void evict(Object key) {
+        evictIfPresent(key);
+    }
+
+    /** Deletes the entry; {@code true} if memcached held it. */
+    @Override
+    public boolean evictIfPresent(Object key) {
+        CompletableFuture<Boolean> delete = generation.current()
+                .thenCompose(current -> client.delete(keys.entryKey(current, key)));
+        return await(delete, "evict", key, false);
+    }
+
+    /**
+     * Makes every entry unreachable by bumping the cache's generation in memcached: at once for
+     * this instance, within the generation refresh interval for others sharing the memcached.
+     * The old entries stay in memcached until they expire or are evicted.
+     */
+    @Override
+    public void clear() {
+        await(generation.increment(), "clear", "*", null);
+    }
+
+    /**
+     * Returns the cached value or else calls {@code valueLoader} once per key in this JVM at a
+     * time: concurrent callers for the same key wait for that call and share its result.
+     */
+    @Override
+    @SuppressWarnings("unchecked")
+    public <T> T get(Object key, Callable<T> valueLoader) {
+        Object stored = lookup(key);
+        if (stored != null) {
+            return (T) fromStoreValue(stored);
+        }
+        CompletableFuture<Object> load = loads.join(String.valueOf(key), () -> {
+            // The previous load of this key may have finished just after our miss.
+            Object again = lookup(key);
+            if (again != null) {
+                return CompletableFuture.completedFuture(fromStoreValue(again));
+            }
+            T value;
+            try {
+                value = valueLoader.call();
+            } catch (Exception e) {
+                return CompletableFuture.failedFuture(new ValueRetrievalException(key, valueLoader, e));
+            }
+            if (value != null || isAllowNullValues()) {
+                put(key, value);
+            }
+            return CompletableFuture.completedFuture(value);
+        });
+        try {
+            return (T) load.get();
+        } catch (ExecutionException e) {
+            throw CacheErrors.unchecked(CacheErrors.unwrap(e));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ValueRetrievalException(key, valueLoader, e);
+        }
+    }
+
+    /**
+     * The entry as a {@link ValueWrapper}, or {@code null} on a miss, in a future that completes
+     * off the client's I/O threads.
+     */
+    @Override
+    public CompletableFuture<?> retrieve(Object key) {
+        return onCallbackThread(lookupOrMiss(key).thenApply(found -> found == null ? null : toValueWrapper(found)));
+    }
+
+    /**
+     * The cached value or else the value {@code valueLoader} produces, which is then cached;
+     * loads of one key in this JVM are shared as in {@link #get(Object, Callable)}. The loader is
+     * called and the result completed off the client's I/O threads.
+     */
+    @Override
+    @SuppressWarnings("unchecked")
+    public <T> CompletableFuture<T> retrieve(Object key, Supplier<CompletableFuture<T>> valueLoader) {
+        CompletableFuture<Object> result = lookupOrMiss(key).thenComposeAsync(stored -> stored != null
+                ? CompletableFuture.completedFuture(fromStoreValue(stored))
+                : loads.join(String.valueOf(key), () -> loadAsync(key, valueLoader)), callbacks);
+        return (CompletableFuture<T>) onCallbackThread(result);
+    }
+
+    /** The memcached key an entry of this cache has now; for tests that look at the server directly. */
+    String memcachedKey(Object key) {
+        return keys.entryKey(generation.current().join(), key);
+    }
+
+    private <T> CompletableFuture<T> loadAsync(Object key, Supplier<CompletableFuture<T>> valueLoader) {
+        // As in get(key, loader): the previous load of this key may have finished just after our miss.
+        return lookupOrMiss(key).thenComposeAsync(again -> {
+            if (again != null) {
+                @SuppressWarnings("unchecked")
+                T value = (T) fromStoreValue(again);
+                return CompletableFuture.completedFuture(value);
+            }
+            return valueLoader.get().thenCompose(value -> value == null && !isAllowNullValues()
+                    ? CompletableFuture.completedFuture(value)
+                    : write(key, toStoreValue(value))
+                            .exceptionally(error -> errors.handle("put", key, error, null))
+                            .thenApply(written -> value));
+        }, callbacks);
+    }
+
+    /** The stored value (a {@link NullValue} for a cached null), or {@code null} on a miss. */
+    private CompletableFuture<Object> lookupAsync(Object key) {
+        return generation.current()
+                .thenCompose(current -> client.get(keys.entryKey(current, key)))
+                .thenApply(this::fromMemcached);
+    }
+
+    /** {@link #lookupAsync} with tolerated errors turned into misses. */
+    private CompletableFuture<Object> lookupOrMiss(Object key) {
+        return lookupAsync(key).handle((stored, error) -> error == null ? stored : errors.handle("get", key, error, null));
+    }
+
+    private CompletableFuture<Void> write(Object key, Object storeValue) {
+        return generation.current()
+                .thenCompose(current -> client.set(keys.entryKey(current, key), toMemcached(storeValue), nextTtl()));
+    }
+
+    private Duration nextTtl() {
+        return JitteredTtl.next(configuration.getTtl(), configuration.getTtlJitter(), ThreadLocalRandom.current());
+    }
+
+    private static Object toMemcached(Object storeValue) {
+        return storeValue instanceof NullValue ? NULL_MARKER : storeValue;
+    }
+
+    private Object fromMemcached(Object value) {
+        if (NULL_MARKER.equals(value)) {
+            // Written by a cache that allows nulls; one that does not treats it as absent.
+            return isAllowNullValues() ? NullValue.INSTANCE : null;
+        }
+        return value;
+    }
+
+    private <T> T await(CompletableFuture<T> future, String operation, Object key, T fallback) {
+        try {
+            return future.get();
+        } catch (ExecutionException e) {
+            return errors.handle(operation, key, e, fallback);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return errors.handle(operation, key, new MemcachedException("interrupted while waiting for memcached", e), fallback);
+        }
+    }
+
+    private <T> CompletableFuture<T> onCallbackThread(CompletableFuture<T> source) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        source.whenCompleteAsync((value, error) -> {
+            if (error == null) {
+                result.complete(value);
+            } else {
+                result.completeExceptionally(CacheErrors.unwrap(error));
+            }
+        }, callbacks);
+        return result;
+    }
+}

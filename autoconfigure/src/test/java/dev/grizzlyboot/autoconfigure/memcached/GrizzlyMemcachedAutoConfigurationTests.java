@@ -1,0 +1,224 @@
+package dev.grizzlyboot.autoconfigure.memcached;
+
+import java.io.Serializable;
+import java.time.Duration;
+import java.util.List;
+
+import dev.grizzlyboot.autoconfigure.YamlFiles;
+import dev.grizzlyboot.memcached.IoStrategy;
+import dev.grizzlyboot.memcached.MemcachedClient;
+import dev.grizzlyboot.memcached.MemcachedTimeoutException;
+import dev.grizzlyboot.memcached.TranscoderException;
+import dev.grizzlyboot.memcached.cluster.ServerAddress;
+import dev.grizzlyboot.testsupport.MemcachedExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.util.unit.DataSize;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+class GrizzlyMemcachedAutoConfigurationTests {
+
+    @RegisterExtension
+    static MemcachedExtension memcached = MemcachedExtension.server();
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(GrizzlyMemcachedAutoConfiguration.class));
+
+    @Test
+    void defaultsToLocalMemcachedOnTheStandardPort() {
+        runner.run(context -> {
+            assertThat(context).hasSingleBean(MemcachedClient.class);
+            assertThat(context).getBean(MemcachedConnectionDetails.class).isInstanceOf(PropertiesMemcachedConnectionDetails.class);
+            assertThat(context.getBean(MemcachedClient.class).servers()).containsExactly(ServerAddress.parse("127.0.0.1:11211"));
+        });
+    }
+
+    @Test
+    void serversAsCommaSeparatedList() {
+        runner.withPropertyValues("grizzly.memcached.servers=127.0.0.1:21211, 127.0.0.1:21212,127.0.0.1:21213").run(context ->
+                assertThat(context.getBean(MemcachedClient.class).servers()).containsExactly(
+                        ServerAddress.parse("127.0.0.1:21211"), ServerAddress.parse("127.0.0.1:21212"),
+                        ServerAddress.parse("127.0.0.1:21213")));
+    }
+
+    @Test
+    void serversAsYamlListAndDurationsFromYaml() {
+        runner.withInitializer(YamlFiles.load("servers-as-yaml-list.yml")).run(context -> {
+            assertThat(context.getBean(MemcachedClient.class).servers()).containsExactly(
+                    ServerAddress.parse("127.0.0.1:21211"), ServerAddress.parse("127.0.0.1:21212"));
+            GrizzlyMemcachedProperties properties = context.getBean(GrizzlyMemcachedProperties.class);
+            assertThat(properties.getOperationTimeout()).isEqualTo(Duration.ofMillis(750));
+            assertThat(properties.getPool().getIdleTimeout()).isEqualTo(Duration.ofMinutes(2));
+            assertThat(properties.getPool().getMaxConnections()).isEqualTo(2);
+        });
+    }
+
+    @Test
+    void bindsEveryClientProperty() {
+        runner.withPropertyValues("grizzly.memcached.servers=" + memcached.addressList(),
+                "grizzly.memcached.connect-timeout=300ms", "grizzly.memcached.max-item-size=2MB",
+                "grizzly.memcached.io-strategy=worker-thread", "grizzly.memcached.io-threads=1",
+                "grizzly.memcached.worker-threads=3", "grizzly.memcached.pool.min-connections=2",
+                "grizzly.memcached.pool.max-connections=6", "grizzly.memcached.pool.pipeline-depth=8",
+                "grizzly.memcached.pool.reconnect-backoff=50ms", "grizzly.memcached.pool.max-reconnect-backoff=2s")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    GrizzlyMemcachedProperties properties = context.getBean(GrizzlyMemcachedProperties.class);
+                    assertThat(properties.getConnectTimeout()).isEqualTo(Duration.ofMillis(300));
+                    assertThat(properties.getMaxItemSize()).isEqualTo(DataSize.ofMegabytes(2));
+                    assertThat(properties.getIoStrategy()).isEqualTo(IoStrategy.WORKER_THREAD);
+                    assertThat(properties.getIoThreads()).isEqualTo(1);
+                    assertThat(properties.getWorkerThreads()).isEqualTo(3);
+                    GrizzlyMemcachedProperties.Pool pool = properties.getPool();
+                    assertThat(pool.getMinConnections()).isEqualTo(2);
+                    assertThat(pool.getMaxConnections()).isEqualTo(6);
+                    assertThat(pool.getPipelineDepth()).isEqualTo(8);
+                    assertThat(pool.getReconnectBackoff()).isEqualTo(Duration.ofMillis(50));
+                    assertThat(pool.getMaxReconnectBackoff()).isEqualTo(Duration.ofSeconds(2));
+                    MemcachedClient client = context.getBean(MemcachedClient.class);
+                    client.blocking().set("bound", "yes", Duration.ofMinutes(1));
+                    assertThat(client.blocking().get("bound")).isEqualTo("yes");
+                    // min-connections=2 reaches the pool: the server sees both connections opened.
+                    await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+                            assertThat(Integer.parseInt(memcached.first().stats().get("curr_connections"))).isGreaterThanOrEqualTo(3));
+                });
+    }
+
+    @Test
+    void allowedClassesAndCompressionThresholdReachTheTranscoder() {
+        Point point = new Point(3, 4);
+        runner.withPropertyValues("grizzly.memcached.servers=" + memcached.addressList()).run(context -> {
+            MemcachedClient client = context.getBean(MemcachedClient.class);
+            client.blocking().set("point", point, Duration.ofMinutes(1));
+            assertThatThrownBy(() -> client.blocking().get("point")).isInstanceOf(TranscoderException.class)
+                    .hasMessageContaining("allow-list");
+        });
+        runner.withPropertyValues("grizzly.memcached.servers=" + memcached.addressList(),
+                "grizzly.memcached.transcoder.allowed-classes=dev.grizzlyboot.autoconfigure.memcached.*",
+                "grizzly.memcached.transcoder.compression-threshold=10B").run(context -> {
+                    MemcachedClient client = context.getBean(MemcachedClient.class);
+                    client.blocking().set("point", point, Duration.ofMinutes(1));
+                    assertThat(client.blocking().get("point")).isEqualTo(point);
+                    String text = "a".repeat(1_000);
+                    client.blocking().set("long-text", text, Duration.ofMinutes(1));
+                    // Stored gzipped (well under 1,000 bytes) because the threshold is 10 bytes.
+                    assertThat(memcached.first().textCommand("mg long-text s")).first().asString()
+                            .matches("HD s\\d{1,3}");
+                    assertThat(client.blocking().get("long-text")).isEqualTo(text);
+                });
+    }
+
+    @Test
+    void operationTimeoutReachesTheClient() {
+        runner.withPropertyValues("grizzly.memcached.servers=" + memcached.addressList(),
+                "grizzly.memcached.operation-timeout=100ms").run(context -> {
+                    MemcachedClient client = context.getBean(MemcachedClient.class);
+                    client.blocking().set("warm", "up", Duration.ofMinutes(1));
+                    memcached.first().pause();
+                    // SIGSTOP takes effect asynchronously: retry until the server no longer answers.
+                    await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+                        long start = System.nanoTime();
+                        assertThatThrownBy(() -> client.blocking().get("warm")).isInstanceOf(MemcachedTimeoutException.class);
+                        // The client's default is 1 s; failing well before it proves the property was applied.
+                        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(700));
+                    });
+                    memcached.first().resume();
+                });
+    }
+
+    @Test
+    void clientIsClosedWithTheContext() {
+        int before = connections();
+        ConfigurableApplicationContext[] started = new ConfigurableApplicationContext[1];
+        runner.withPropertyValues("grizzly.memcached.servers=" + memcached.addressList(),
+                "grizzly.memcached.pool.min-connections=2").run(context -> {
+                    context.getBean(MemcachedClient.class).blocking().noop();
+                    await().atMost(Duration.ofSeconds(5)).until(() -> connections() >= before + 2);
+                    started[0] = context;
+                });
+        assertThat(started[0].isActive()).isFalse();
+        await().atMost(Duration.ofSeconds(5)).until(() -> connections() <= before);
+    }
+
+    @Test
+    void backsOffWhenTheApplicationDefinesAClient() {
+        runner.withUserConfiguration(OwnClient.class).run(context -> {
+            assertThat(context).hasSingleBean(MemcachedClient.class);
+            assertThat(context.getBean(MemcachedClient.class)).isSameAs(context.getBean(OwnClient.class).client);
+        });
+    }
+
+    @Test
+    void connectionDetailsBeanReplacesTheServersProperty() {
+        runner.withUserConfiguration(OwnConnectionDetails.class)
+                .withPropertyValues("grizzly.memcached.servers=127.0.0.1:21211").run(context -> {
+                    assertThat(context).hasSingleBean(MemcachedConnectionDetails.class);
+                    assertThat(context).doesNotHaveBean(PropertiesMemcachedConnectionDetails.class);
+                    assertThat(context.getBean(MemcachedClient.class).servers())
+                            .containsExactly(ServerAddress.parse("127.0.0.1:31211"));
+                });
+    }
+
+    @Test
+    void builderCustomizersRunAfterTheProperties() {
+        runner.withPropertyValues("grizzly.memcached.servers=127.0.0.1:21211")
+                .withBean(MemcachedClientBuilderCustomizer.class, () -> builder -> builder.servers("127.0.0.1:21299"))
+                .run(context -> assertThat(context.getBean(MemcachedClient.class).servers()).containsExactly(
+                        ServerAddress.parse("127.0.0.1:21211"), ServerAddress.parse("127.0.0.1:21299")));
+    }
+
+    @Test
+    void emptyServerListFailsStartUpWithAClearMessage() {
+        runner.withPropertyValues("grizzly.memcached.servers=").run(context ->
+                assertThat(context).getFailure().rootCause().isInstanceOf(IllegalStateException.class)
+                        .hasMessageContaining("no memcached servers configured"));
+    }
+
+    @Test
+    void invalidSettingsFailStartUpWithAClearMessage() {
+        runner.withPropertyValues("grizzly.memcached.operation-timeout=0s").run(context ->
+                assertThat(context).getFailure().rootCause().isInstanceOf(IllegalArgumentException.class)
+                        .hasMessageContaining("operationTimeout must be positive"));
+        runner.withPropertyValues("grizzly.memcached.pool.min-connections=5", "grizzly.memcached.pool.max-connections=2")
+                .run(context -> assertThat(context).getFailure().rootCause().isInstanceOf(IllegalArgumentException.class)
+                        .hasMessageContaining("minConnections <= maxConnections"));
+        runner.withPropertyValues("grizzly.memcached.servers=127.0.0.1:not-a-port").run(context ->
+                assertThat(context).getFailure().rootCause().hasMessageContaining("not-a-port"));
+    }
+
+    private static int connections() {
+        return Integer.parseInt(memcached.first().stats().get("curr_connections"));
+    }
+
+
+    record Point(int x, int y) implements Serializable {
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class OwnClient {
+
+        final MemcachedClient client = MemcachedClient.builder().servers("127.0.0.1:21222").build();
+
+        @Bean(destroyMethod = "close")
+        MemcachedClient ownMemcachedClient() {
+            return client;
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class OwnConnectionDetails {
+
+        @Bean
+        MemcachedConnectionDetails ownConnectionDetails() {
+            return () -> List.of("127.0.0.1:31211");
+        }
+    }
+}
