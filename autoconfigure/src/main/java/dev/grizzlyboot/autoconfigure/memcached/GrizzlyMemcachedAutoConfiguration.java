@@ -49,6 +49,17 @@ public final class GrizzlyMemcachedAutoConfiguration {
                 .pipelineDepth(pool.getPipelineDepth())
                 .idleTimeout(pool.getIdleTimeout())
                 .reconnectBackoff(pool.getReconnectBackoff(), pool.getMaxReconnectBackoff());
+        GrizzlyMemcachedProperties.Cluster cluster = properties.getCluster();
+        builder.failover(cluster.isFailover())
+                .failureThreshold(cluster.getFailureThreshold())
+                .healthCheckInterval(cluster.getHealthCheckInterval(), cluster.getMaxHealthCheckInterval())
+                .replicas(cluster.getReplicas())
+                .ketamaNaming(cluster.getKetamaNaming());
+        cluster.getWeights().forEach(builder::weight);
+        GrizzlyMemcachedProperties.NearCache nearCache = properties.getNearCache();
+        if (nearCache.isEnabled()) {
+            builder.nearCache(nearCache.getTtl(), nearCache.getMaxEntries());
+        }
         customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
         return builder.build();
     }

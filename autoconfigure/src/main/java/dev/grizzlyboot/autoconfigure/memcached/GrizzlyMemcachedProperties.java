@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.grizzlyboot.memcached.IoStrategy;
+import dev.grizzlyboot.memcached.cluster.KetamaNaming;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.unit.DataSize;
 
@@ -46,6 +47,10 @@ public class GrizzlyMemcachedProperties {
     private Integer workerThreads;
 
     private final Pool pool = new Pool();
+
+    private final Cluster cluster = new Cluster();
+
+    private final NearCache nearCache = new NearCache();
 
     private final Transcoder transcoder = new Transcoder();
 
@@ -111,12 +116,147 @@ public class GrizzlyMemcachedProperties {
         return pool;
     }
 
+    public Cluster getCluster() {
+        return cluster;
+    }
+
+    public NearCache getNearCache() {
+        return nearCache;
+    }
+
     public Transcoder getTranscoder() {
         return transcoder;
     }
 
     public Cache getCache() {
         return cache;
+    }
+
+    /** How keys are spread over the servers and what happens when one fails. */
+    public static class Cluster {
+
+        /**
+         * Whether a failed server leaves the ring so that its keys go to the next servers. When
+         * false, operations on its keys fail at once until it is back (or go to a replica).
+         */
+        private boolean failover = true;
+
+        /** Consecutive connect failures or operation timeouts that mark a server failed. */
+        private int failureThreshold = 3;
+
+        /** Delay before the first health check of a failed server; doubles per failed check. */
+        private Duration healthCheckInterval = Duration.ofMillis(100);
+
+        /** Longest delay between health checks of a failed server. */
+        private Duration maxHealthCheckInterval = Duration.ofSeconds(1);
+
+        /** Extra copies of every write on the next distinct servers of the ring. */
+        private int replicas = 0;
+
+        /**
+         * How servers are named on the Ketama ring: host-port (spymemcached with IP addresses) or
+         * libmemcached (host alone on port 11211), to share keys with other clients.
+         */
+        private KetamaNaming ketamaNaming = KetamaNaming.HOST_PORT;
+
+        /**
+         * Ketama weights by server (host:port); a server's share of keys is its weight over the
+         * total. Servers not listed weigh 1.
+         */
+        private Map<String, Integer> weights = new LinkedHashMap<>();
+
+        public boolean isFailover() {
+            return failover;
+        }
+
+        public void setFailover(boolean failover) {
+            this.failover = failover;
+        }
+
+        public int getFailureThreshold() {
+            return failureThreshold;
+        }
+
+        public void setFailureThreshold(int failureThreshold) {
+            this.failureThreshold = failureThreshold;
+        }
+
+        public Duration getHealthCheckInterval() {
+            return healthCheckInterval;
+        }
+
+        public void setHealthCheckInterval(Duration healthCheckInterval) {
+            this.healthCheckInterval = healthCheckInterval;
+        }
+
+        public Duration getMaxHealthCheckInterval() {
+            return maxHealthCheckInterval;
+        }
+
+        public void setMaxHealthCheckInterval(Duration maxHealthCheckInterval) {
+            this.maxHealthCheckInterval = maxHealthCheckInterval;
+        }
+
+        public int getReplicas() {
+            return replicas;
+        }
+
+        public void setReplicas(int replicas) {
+            this.replicas = replicas;
+        }
+
+        public KetamaNaming getKetamaNaming() {
+            return ketamaNaming;
+        }
+
+        public void setKetamaNaming(KetamaNaming ketamaNaming) {
+            this.ketamaNaming = ketamaNaming;
+        }
+
+        public Map<String, Integer> getWeights() {
+            return weights;
+        }
+
+        public void setWeights(Map<String, Integer> weights) {
+            this.weights = weights;
+        }
+    }
+
+    /** The optional in-process tier in front of memcached (needs Caffeine on the class path). */
+    public static class NearCache {
+
+        /** Whether reads use an in-process copy (at most ttl old) before asking memcached. */
+        private boolean enabled = false;
+
+        /** How long an in-process copy is used; another client's write stays unseen this long. */
+        private Duration ttl = Duration.ofSeconds(5);
+
+        /** Most keys kept in process. */
+        private long maxEntries = 10_000;
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public Duration getTtl() {
+            return ttl;
+        }
+
+        public void setTtl(Duration ttl) {
+            this.ttl = ttl;
+        }
+
+        public long getMaxEntries() {
+            return maxEntries;
+        }
+
+        public void setMaxEntries(long maxEntries) {
+            this.maxEntries = maxEntries;
+        }
     }
 
     /** The connection pool every server gets. */

@@ -3,12 +3,14 @@ package dev.grizzlyboot.autoconfigure.memcached;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import dev.grizzlyboot.autoconfigure.YamlFiles;
 import dev.grizzlyboot.memcached.IoStrategy;
 import dev.grizzlyboot.memcached.MemcachedClient;
 import dev.grizzlyboot.memcached.MemcachedTimeoutException;
 import dev.grizzlyboot.memcached.TranscoderException;
+import dev.grizzlyboot.memcached.cluster.KetamaNaming;
 import dev.grizzlyboot.memcached.cluster.ServerAddress;
 import dev.grizzlyboot.testsupport.MemcachedExtension;
 import org.junit.jupiter.api.Test;
@@ -18,6 +20,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.MapPropertySource;
 import org.springframework.util.unit.DataSize;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -28,6 +31,9 @@ class GrizzlyMemcachedAutoConfigurationTests {
 
     @RegisterExtension
     static MemcachedExtension memcached = MemcachedExtension.server();
+
+    @RegisterExtension
+    static MemcachedExtension cluster = MemcachedExtension.servers(3);
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(GrizzlyMemcachedAutoConfiguration.class));
@@ -59,6 +65,51 @@ class GrizzlyMemcachedAutoConfigurationTests {
             assertThat(properties.getPool().getIdleTimeout()).isEqualTo(Duration.ofMinutes(2));
             assertThat(properties.getPool().getMaxConnections()).isEqualTo(2);
         });
+    }
+
+    @Test
+    void clusterPropertiesShapeTheRingAndReplicateWrites() {
+        List<String> servers = cluster.addresses();
+        runner.withPropertyValues("grizzly.memcached.servers=" + cluster.addressList(),
+                "grizzly.memcached.cluster.replicas=1", "grizzly.memcached.cluster.ketama-naming=libmemcached",
+                "grizzly.memcached.cluster.failover=false", "grizzly.memcached.cluster.failure-threshold=5",
+                "grizzly.memcached.cluster.health-check-interval=20ms",
+                "grizzly.memcached.cluster.max-health-check-interval=300ms")
+                // A map key with a colon: withPropertyValues would split "key:value" at it.
+                .withInitializer(context -> context.getEnvironment().getPropertySources().addFirst(new MapPropertySource(
+                        "weights", Map.of("grizzly.memcached.cluster.weights[" + servers.get(0) + "]", "3"))))
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    MemcachedClient client = context.getBean(MemcachedClient.class);
+                    try (MemcachedClient reference = MemcachedClient.builder().servers(servers)
+                            .ketamaNaming(KetamaNaming.LIBMEMCACHED).weight(servers.get(0), 3).build()) {
+                        for (int i = 0; i < 1_000; i++) {
+                            assertThat(client.ownerOf("key-" + i)).isEqualTo(reference.ownerOf("key-" + i));
+                        }
+                    }
+                    client.blocking().set("replicated-by-properties", "v", Duration.ZERO);
+                    assertThat(cluster.servers().all()).filteredOn(server ->
+                            server.textCommand("get replicated-by-properties").contains("v")).hasSize(2);
+                    GrizzlyMemcachedProperties.Cluster properties = context.getBean(GrizzlyMemcachedProperties.class).getCluster();
+                    assertThat(properties.isFailover()).isFalse();
+                    assertThat(properties.getFailureThreshold()).isEqualTo(5);
+                    assertThat(properties.getHealthCheckInterval()).isEqualTo(Duration.ofMillis(20));
+                    assertThat(properties.getMaxHealthCheckInterval()).isEqualTo(Duration.ofMillis(300));
+                });
+    }
+
+    @Test
+    void nearCachePropertiesPutAnInProcessTierInFront() {
+        runner.withPropertyValues("grizzly.memcached.servers=" + memcached.addressList(),
+                "grizzly.memcached.near-cache.enabled=true", "grizzly.memcached.near-cache.ttl=30s",
+                "grizzly.memcached.near-cache.max-entries=100").run(context -> {
+                    MemcachedClient client = context.getBean(MemcachedClient.class);
+                    client.blocking().set("near-by-properties", "v", Duration.ZERO);
+                    client.blocking().get("near-by-properties");
+                    long gets = Long.parseLong(memcached.first().stats().get("cmd_get"));
+                    assertThat(client.blocking().get("near-by-properties")).isEqualTo("v");
+                    assertThat(Long.parseLong(memcached.first().stats().get("cmd_get"))).as("served in process").isEqualTo(gets);
+                });
     }
 
     @Test
