@@ -490,7 +490,7 @@ public final class MemcachedClient implements AutoCloseable {
             ResponseHandler<T> handler) {
         try {
             SingleOperation<T> operation = new SingleOperation<>(name, key, request.apply(Keys.encode(key)), timeoutNanos, handler);
-            cluster.readTarget(key).send(operation);
+            cluster.sendToReadTarget(key, operation);
             return operation.future();
         } catch (MemcachedException | IllegalArgumentException e) {
             return CompletableFuture.failedFuture(e);
@@ -520,7 +520,10 @@ public final class MemcachedClient implements AutoCloseable {
             Request built = request.apply(Keys.encode(key));
             List<ConnectionPool> targets = cluster.writeTargets(key);
             SingleOperation<T> owner = new SingleOperation<>(name, key, built, timeoutNanos, handler);
-            targets.get(0).send(owner);
+            if (!targets.get(0).trySend(owner)) {
+                // The owner was removed after the route was read: route by the current list.
+                cluster.writeTargets(key).get(0).send(owner);
+            }
             return sendToReplicas(name, key, built, targets).thenCompose(done -> owner.future());
         } catch (MemcachedException | IllegalArgumentException e) {
             return CompletableFuture.failedFuture(e);

@@ -13,6 +13,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import dev.grizzlyboot.memcached.MemcachedException;
 import dev.grizzlyboot.memcached.connection.ConnectionPool;
 import dev.grizzlyboot.memcached.connection.PoolEvents;
+import dev.grizzlyboot.memcached.protocol.Operation;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,7 +46,7 @@ public final class Cluster implements AutoCloseable {
      * also apply when a server joins later).
      *
      * @param retireGrace how long a removed server's pending requests may take before its
-     *                    connections close anyway
+     *                    connections close anyway; they close no sooner than half of it
      */
     public Cluster(List<ServerAddress> servers, Map<ServerAddress, Integer> weights, ClusterSettings settings,
             PoolFactory pools, java.time.Duration retireGrace) {
@@ -63,6 +64,16 @@ public final class Cluster implements AutoCloseable {
     /** The pool to read a key from. */
     public ConnectionPool readTarget(String key) {
         return topology.readTarget(key).pool();
+    }
+
+    /**
+     * Sends an operation to the server a key is read from. If that server was removed after the
+     * route was read and can no longer take it, routes once more by the current list.
+     */
+    public void sendToReadTarget(String key, Operation<?> operation) {
+        if (!readTarget(key).trySend(operation)) {
+            readTarget(key).send(operation);
+        }
     }
 
     /** The pools a write of a key goes to, the key's owner first. */
@@ -195,7 +206,7 @@ public final class Cluster implements AutoCloseable {
         for (Node node : preparing) {
             node.pool().maintain(nowNanos);
         }
-        retiring.removeIf(node -> node.drained(nowNanos, retireGraceNanos));
+        retiring.removeIf(node -> node.drained(nowNanos, retireGraceNanos / 2, retireGraceNanos));
     }
 
     @Override

@@ -136,10 +136,17 @@ final class Node implements PoolEvents {
         pool.retire();
     }
 
-    /** Maintains a retired node's pool; {@code true} once it is closed. */
-    boolean drained(long nowNanos, long graceNanos) {
+    /**
+     * Maintains a retired node's pool and closes it once it is drained: nothing pending after a
+     * quiet period (so that a caller that routed by the old list just before the change still gets
+     * its operation through), or at the grace deadline whatever is pending.
+     *
+     * @return {@code true} once the pool is closed
+     */
+    boolean drained(long nowNanos, long quietNanos, long graceNanos) {
         pool.maintain(nowNanos);
-        if (!pool.isClosed() && nowNanos - retiredAtNanos > graceNanos) {
+        long retiredFor = nowNanos - retiredAtNanos;
+        if (!pool.isClosed() && ((retiredFor >= quietNanos && pool.pending() == 0) || retiredFor > graceNanos)) {
             pool.close();
         }
         return pool.isClosed();

@@ -52,13 +52,29 @@ public final class ConnectionPool {
 
     /** Sends an operation on the least-loaded connection, or fails it if the server is unreachable. */
     public void send(Operation<?> operation) {
+        if (!trySend(operation)) {
+            operation.assignServer(server);
+            operation.fail(unavailable());
+        }
+    }
+
+    /**
+     * Like {@link #send}, but an operation that a {@linkplain #retire() retired} pool can no
+     * longer carry is handed back ({@code false}) rather than failed, so that the caller can route
+     * it by the current server list instead.
+     */
+    public boolean trySend(Operation<?> operation) {
         MemcachedConnection connection = choose();
         if (connection == null) {
+            if (retired) {
+                return false;
+            }
             operation.assignServer(server);
             operation.fail(unavailable());
         } else {
             connection.send(operation);
         }
+        return true;
     }
 
     /** Number of connections open or being opened. */
@@ -92,8 +108,8 @@ public final class ConnectionPool {
     }
 
     /**
-     * Stops the pool from opening connections and closes it once nothing is pending (checked by
-     * {@link #maintain}). Operations already sent finish normally.
+     * Stops the pool from opening connections; operations already sent finish normally. Whoever
+     * retires it closes it once {@link #pending()} is zero.
      */
     public void retire() {
         retired = true;
@@ -108,8 +124,8 @@ public final class ConnectionPool {
     }
 
     /**
-     * Times out expired operations, closes idle surplus connections and keeps the minimum open;
-     * closes a retired pool once it is drained. Called by the client's sweeper.
+     * Times out expired operations, closes idle surplus connections and keeps the minimum open
+     * (unless retired). Called by the client's sweeper.
      */
     public void maintain(long nowNanos) {
         MemcachedConnection[] current = connections;
@@ -128,9 +144,6 @@ public final class ConnectionPool {
             events.timedOut(timedOut);
         }
         if (retired) {
-            if (pending() == 0) {
-                close(new MemcachedConnectionException(server + " was removed from the client"));
-            }
             return;
         }
         int missing = settings.minConnections() - connections.length;
@@ -143,7 +156,7 @@ public final class ConnectionPool {
 
     /** Closes every connection, failing what they carry. */
     public void close() {
-        close(new MemcachedConnectionException("client closed"));
+        close(new MemcachedConnectionException(retired ? server + " was removed from the client" : "client closed"));
     }
 
     private void close(MemcachedConnectionException reason) {
