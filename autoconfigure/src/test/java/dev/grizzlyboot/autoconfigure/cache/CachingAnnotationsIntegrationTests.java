@@ -14,6 +14,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import dev.grizzlyboot.cache.MemcachedCacheManager;
+import dev.grizzlyboot.memcached.MemcachedClient;
+import dev.grizzlyboot.memcached.cluster.ServerState;
 import dev.grizzlyboot.testsupport.MemcachedExtension;
 import dev.grizzlyboot.testsupport.MemcachedProcess;
 import org.junit.jupiter.api.BeforeEach;
@@ -79,9 +81,14 @@ class CachingAnnotationsIntegrationTests {
     @Autowired
     CacheManager cacheManager;
 
+    @Autowired
+    MemcachedClient client;
+
     @BeforeEach
     void startEmpty() {
         memcached.servers().flushAll();
+        // A server killed or paused by an earlier test is back only once the client's health check has seen it.
+        await().atMost(Duration.ofSeconds(10)).until(() -> client.serverStates().stream().noneMatch(ServerState::failed));
         library.resetLoads();
     }
 

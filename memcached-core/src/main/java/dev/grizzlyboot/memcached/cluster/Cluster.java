@@ -115,9 +115,14 @@ public final class Cluster implements AutoCloseable {
         return topology.owner(key).address();
     }
 
-    /** Each server's health, in list order. */
+    /**
+     * Each server's health, in list order. Taken under the lock that status changes hold, so a
+     * server reported failed is already out of the routing (and one reported back is in it).
+     */
     public List<ServerState> states() {
-        return topology.nodes().stream().map(Node::state).toList();
+        synchronized (lock) {
+            return topology.nodes().stream().map(Node::state).toList();
+        }
     }
 
     /** Registers a listener for servers marked failed or back. */
