@@ -224,8 +224,8 @@ final class BarrierMember implements AutoCloseable {
             proposed = latest;
         }
         catchUp(committed);
-        joined.countDown();
         ensureMember(session);
+        joined.countDown();
         if (latest == null || latest.version() <= committed.version()) {
             synchronized (lock) {
                 if (pending != null && pending.version <= committed.version()) {

@@ -1,0 +1,184 @@
+package dev.grizzlyboot.memcached.zookeeper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.List;
+
+import dev.grizzlyboot.memcached.zookeeper.SyncState.Phase;
+import dev.grizzlyboot.testsupport.MemcachedExtension;
+import dev.grizzlyboot.testsupport.ZooKeeperExtension;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.data.Stat;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Barriers under failure: a member killed or expired while a change is being prepared,
+ * ZooKeeper restarted mid-barrier, and a member that was away while a change was made. A member
+ * "stuck in prepare" is a live ZooKeeper session holding a member node that never acknowledges;
+ * it keeps a barrier open for as long as a test needs.
+ */
+class BarrierFailureTest {
+
+    private static final Duration DEADLINE = Duration.ofSeconds(20);
+    private static final long TOLERANCE_MILLIS = 100;
+
+    @RegisterExtension
+    static ZooKeeperExtension zooKeeper = new ZooKeeperExtension();
+
+    @RegisterExtension
+    static MemcachedExtension memcached = MemcachedExtension.servers(3);
+
+    private static CuratorFramework inspector;
+
+    @BeforeAll
+    static void connectInspector() {
+        inspector = TestMember.curator(zooKeeper.connectString());
+    }
+
+    @AfterAll
+    static void closeInspector() {
+        inspector.close();
+    }
+
+    @Test
+    void memberKilledDuringPrepareIsDroppedFromTheWait() throws Exception {
+        List<String> before = memcached.addresses().subList(0, 2);
+        try (ChildMember child = ChildMember.start(zooKeeper.connectString(), "killed", "child", TestMember.COMMIT_DELAY,
+                TestMember.PREPARE_TIMEOUT, TestMember.SESSION_TIMEOUT, String.join(",", before));
+             TestMember a = TestMember.join(zooKeeper.connectString(), "killed", "a", before);
+             TestMember b = TestMember.join(zooKeeper.connectString(), "killed", "b", before)) {
+            child.awaitReport("JOINED", DEADLINE);
+            child.pause(); // mute: it cannot acknowledge, but its session lives until it times out
+
+            a.sync.proposeServers(memcached.addresses(), 1);
+            await().atMost(DEADLINE).until(() -> a.state().phase() == Phase.PREPARED && b.state().phase() == Phase.PREPARED);
+            assertThat(inspector.checkExists().forPath("/grizzly-memcached/killed/barriers/2/decision")).isNull();
+            assertThat(inspector.checkExists().forPath("/grizzly-memcached/killed/members/child")).isNotNull();
+
+            long killedAt = System.currentTimeMillis();
+            child.kill();
+            await().atMost(DEADLINE).until(() -> a.state().version() == 2 && b.state().version() == 2);
+
+            long commitAt = a.switchTo(2).commitAtMillis();
+            assertThat(commitAt - TestMember.COMMIT_DELAY.toMillis()).as("decided after the kill").isGreaterThanOrEqualTo(killedAt);
+            assertThat(new String(inspector.getData().forPath("/grizzly-memcached/killed/barriers/2/decision")))
+                    .contains("outcome=commit");
+            assertThat(inspector.checkExists().forPath("/grizzly-memcached/killed/members/child")).isNull();
+            assertSwitchedTogether(2, commitAt, a, b);
+        }
+    }
+
+    @Test
+    void memberWhoseSessionExpiresDuringPrepareRejoinsAndAcknowledgesAgain() throws Exception {
+        List<String> before = memcached.addresses().subList(0, 2);
+        String connect = zooKeeper.connectString();
+        try (CuratorFramework cSession = TestMember.curator(connect);
+             CuratorFramework stuck = stuckMember(connect, "expiry");
+             TestMember a = TestMember.join(connect, "expiry", "a", before);
+             TestMember c = TestMember.join("expiry", "c", before, builder -> builder.curator(cSession))) {
+            a.sync.proposeServers(memcached.addresses(), 1);
+            String cAck = "/grizzly-memcached/expiry/barriers/2/acks/c";
+            await().atMost(DEADLINE).until(() -> c.state().phase() == Phase.PREPARED && inspector.checkExists().forPath(cAck) != null);
+            long oldSession = inspector.checkExists().forPath(cAck).getEphemeralOwner();
+
+            TestMember.expireSession(cSession, connect);
+            await().atMost(DEADLINE).until(() -> {
+                Stat ack = inspector.checkExists().forPath(cAck);
+                Stat member = inspector.checkExists().forPath("/grizzly-memcached/expiry/members/c");
+                return ack != null && member != null && ack.getEphemeralOwner() != oldSession
+                        && member.getEphemeralOwner() == ack.getEphemeralOwner();
+            });
+            assertThat(inspector.checkExists().forPath("/grizzly-memcached/expiry/barriers/2/decision")).isNull();
+            assertThat(a.state().version()).isEqualTo(1);
+
+            // The stuck member's session expires too: it is dropped and the change commits.
+            TestMember.expireSession(stuck, connect);
+            await().atMost(DEADLINE).until(() -> a.state().version() == 2 && c.state().version() == 2);
+            assertSwitchedTogether(2, a.switchTo(2).commitAtMillis(), a, c);
+            assertThat(c.client.servers()).hasToString(memcached.addresses().toString());
+        }
+    }
+
+    @Test
+    void zooKeeperRestartedInTheMiddleOfABarrier() throws Exception {
+        List<String> before = memcached.addresses().subList(0, 2);
+        String connect = zooKeeper.connectString();
+        try (TestMember a = TestMember.join(connect, "restart", "a", before);
+             TestMember b = TestMember.join(connect, "restart", "b", before)) {
+            CuratorFramework stuck = stuckMember(connect, "restart");
+            try {
+                a.sync.proposeServers(memcached.addresses(), 1);
+                await().atMost(DEADLINE).until(() -> a.state().phase() == Phase.PREPARED && b.state().phase() == Phase.PREPARED);
+
+                zooKeeper.stop();
+                await().atMost(DEADLINE).until(() -> !a.state().connected() && !b.state().connected());
+                // ZooKeeper away: both keep serving from the old list.
+                a.client.blocking().set("restart-key", "still served", Duration.ZERO);
+                assertThat(b.client.blocking().get("restart-key")).isEqualTo("still served");
+                assertThat(a.client.servers()).hasToString(before.toString());
+                assertThat(a.state().phase()).isEqualTo(Phase.PREPARED);
+
+                zooKeeper.restart();
+                await().atMost(DEADLINE).until(() -> a.state().connected() && b.state().connected());
+                assertThat(a.state().version()).isEqualTo(1);
+            } finally {
+                stuck.close();
+            }
+            await().atMost(DEADLINE).until(() -> a.state().version() == 2 && b.state().version() == 2);
+            assertSwitchedTogether(2, a.switchTo(2).commitAtMillis(), a, b);
+            await().atMost(DEADLINE).until(() -> a.state().committedVersion() == 2);
+        }
+    }
+
+    @Test
+    void proposalMadeWhileAMemberIsDisconnectedReachesItOnReconnect() throws Exception {
+        List<String> before = memcached.addresses().subList(0, 2);
+        try (TcpProxy proxy = new TcpProxy(zooKeeper.server().getPort());
+             TestMember a = TestMember.join(zooKeeper.connectString(), "away", "a", before);
+             TestMember away = TestMember.join(proxy.address(), "away", "away", before)) {
+            assertThat(away.state().version()).isEqualTo(1);
+            proxy.cut();
+            await().atMost(DEADLINE).until(() -> !away.state().connected());
+
+            // The absent member's node lives until its session expires; then the change commits without it.
+            a.sync.proposeServers(memcached.addresses(), 1);
+            await().atMost(DEADLINE).until(() -> a.state().version() == 2);
+            assertThat(away.state().version()).isEqualTo(1);
+            assertThat(away.client.servers()).hasToString(before.toString());
+
+            proxy.restore();
+            await().atMost(DEADLINE).until(() -> away.state().version() == 2);
+            assertThat(away.client.servers()).hasToString(memcached.addresses().toString());
+            assertThat(away.state().phase()).isEqualTo(Phase.IN_SYNC);
+            await().atMost(DEADLINE).until(() -> inspector.checkExists().forPath("/grizzly-memcached/away/members/away") != null);
+
+            // And it takes part in the next change again.
+            a.sync.proposeServers(before, 2);
+            await().atMost(DEADLINE).until(() -> a.state().version() == 3 && away.state().version() == 3);
+            assertSwitchedTogether(3, a.switchTo(3).commitAtMillis(), a, away);
+        }
+    }
+
+    /** A live session holding a member node that never acknowledges. */
+    private static CuratorFramework stuckMember(String connect, String cluster) throws Exception {
+        CuratorFramework stuck = TestMember.curator(connect);
+        stuck.create().creatingParentsIfNeeded().withMode(CreateMode.EPHEMERAL)
+                .forPath("/grizzly-memcached/" + cluster + "/members/stuck");
+        return stuck;
+    }
+
+    private static void assertSwitchedTogether(long version, long commitAt, TestMember... members) {
+        for (TestMember member : members) {
+            SyncState switched = member.switchTo(version);
+            assertThat(switched).as("%s switched to %d", member.state().memberId(), version).isNotNull();
+            assertThat(switched.commitAtMillis()).isEqualTo(commitAt);
+            assertThat(Math.abs(switched.appliedAtMillis() - commitAt)).isLessThanOrEqualTo(TOLERANCE_MILLIS);
+        }
+    }
+}
