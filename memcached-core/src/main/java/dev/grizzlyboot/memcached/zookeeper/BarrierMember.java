@@ -320,10 +320,11 @@ final class BarrierMember implements AutoCloseable {
             // Left over from this member's previous session, which the server has not expired yet.
             curator.delete().quietly().forPath(path);
         }
-        createEphemeral(path, ("joined-at=" + System.currentTimeMillis() + "\n").getBytes(StandardCharsets.UTF_8));
-        registeredSession = session;
+        // The node's owner, not the session read before: Curator may have switched sessions in between.
+        registeredSession = createEphemeral(path,
+                ("joined-at=" + System.currentTimeMillis() + "\n").getBytes(StandardCharsets.UTF_8));
         log.info("member {} registered in cluster {} (session 0x{})", settings.memberId(), settings.clusterName(),
-                Long.toHexString(session));
+                Long.toHexString(registeredSession));
     }
 
     /** Adopts the committed list at once when this member is behind it (it joined, or was away). */
@@ -538,8 +539,8 @@ final class BarrierMember implements AutoCloseable {
         }
     }
 
-    /** Creates an ephemeral node and measures the clock offset from its creation time. */
-    private void createEphemeral(String path, byte[] data) throws Exception {
+    /** Creates an ephemeral node, measures the clock offset from its creation time, returns its session. */
+    private long createEphemeral(String path, byte[] data) throws Exception {
         Stat stat = new Stat();
         long before = System.currentTimeMillis();
         curator.create().storingStatIn(stat).withMode(CreateMode.EPHEMERAL).forPath(path, data);
@@ -554,6 +555,7 @@ final class BarrierMember implements AutoCloseable {
             log.warn("member {}: clock differs from ZooKeeper's by {} ms (+-{}); members switch at T by their own "
                     + "clocks, so fix clock sync (NTP)", settings.memberId(), offset, error);
         }
+        return stat.getEphemeralOwner();
     }
 
     private void notifyApplied(SyncState applied) {

@@ -173,12 +173,22 @@ class BarrierFailureTest {
         return stuck;
     }
 
+    /**
+     * Every member switched to {@code version} at the same T, none before it, and all within the
+     * tolerance of each other. (How late after T a whole JVM gets the CPU on a loaded machine is
+     * measured by the happy-path tests; here the point is agreement.)
+     */
     private static void assertSwitchedTogether(long version, long commitAt, TestMember... members) {
+        long first = Long.MAX_VALUE;
+        long last = Long.MIN_VALUE;
         for (TestMember member : members) {
             SyncState switched = member.switchTo(version);
             assertThat(switched).as("%s switched to %d", member.state().memberId(), version).isNotNull();
             assertThat(switched.commitAtMillis()).isEqualTo(commitAt);
-            assertThat(Math.abs(switched.appliedAtMillis() - commitAt)).isLessThanOrEqualTo(TOLERANCE_MILLIS);
+            assertThat(switched.appliedAtMillis()).as("not before T").isGreaterThanOrEqualTo(commitAt);
+            first = Math.min(first, switched.appliedAtMillis());
+            last = Math.max(last, switched.appliedAtMillis());
         }
+        assertThat(last - first).as("spread of the switch").isLessThanOrEqualTo(TOLERANCE_MILLIS);
     }
 }

@@ -22,7 +22,7 @@ final class TestMember implements AutoCloseable {
 
     static final Duration COMMIT_DELAY = Duration.ofMillis(800);
     static final Duration PREPARE_TIMEOUT = Duration.ofSeconds(15);
-    static final Duration SESSION_TIMEOUT = Duration.ofSeconds(2);
+    static final Duration SESSION_TIMEOUT = Duration.ofSeconds(4);
 
     final MemcachedClient client;
     final ZooKeeperServerListSync sync;
@@ -46,7 +46,8 @@ final class TestMember implements AutoCloseable {
                 .memberId(memberId)
                 .commitDelay(COMMIT_DELAY)
                 .prepareTimeout(PREPARE_TIMEOUT)
-                .sessionTimeout(SESSION_TIMEOUT)));
+                .sessionTimeout(SESSION_TIMEOUT)
+                .connectionTimeout(SESSION_TIMEOUT)));
     }
 
     SyncState state() {
@@ -67,7 +68,7 @@ final class TestMember implements AutoCloseable {
     /** A started Curator client the test owns, with the test session timeout. */
     static CuratorFramework curator(String connectString) {
         CuratorFramework curator = CuratorFrameworkFactory.builder().connectString(connectString)
-                .sessionTimeoutMs((int) SESSION_TIMEOUT.toMillis()).connectionTimeoutMs(5_000)
+                .sessionTimeoutMs((int) SESSION_TIMEOUT.toMillis()).connectionTimeoutMs((int) SESSION_TIMEOUT.toMillis())
                 .retryPolicy(new RetryOneTime(100)).build();
         curator.start();
         return curator;
