@@ -124,7 +124,8 @@ final class BarrierMember implements AutoCloseable {
             long next = latest.version() + 1;
             curator.transaction().forOperations(
                     curator.transactionOp().setData().withVersion(serversStat.getVersion())
-                            .forPath(znodes.servers(), new ServerList(next, newServers, System.currentTimeMillis()).encode()),
+                            .forPath(znodes.servers(), new ServerList(next, newServers,
+                                    System.currentTimeMillis() + settings.prepareTimeout().toMillis()).encode()),
                     curator.transactionOp().create().forPath(znodes.barrier(next)),
                     curator.transactionOp().create().forPath(znodes.acks(next)));
             log.info("member {} proposed servers version {}: {}", settings.memberId(), next, newServers);
@@ -200,10 +201,16 @@ final class BarrierMember implements AutoCloseable {
             if (closed) {
                 return;
             }
+            boolean repeated;
             synchronized (lock) {
+                repeated = lastError != null && String.valueOf(lastError.getMessage()).equals(e.getMessage());
                 lastError = e;
             }
-            log.warn("member {}: ZooKeeper sync failed, retrying: {}", settings.memberId(), e.toString());
+            if (repeated) {
+                log.debug("member {}: ZooKeeper sync failed again, retrying: {}", settings.memberId(), e.toString());
+            } else {
+                log.warn("member {}: ZooKeeper sync failed, retrying: {}", settings.memberId(), e.toString());
+            }
             requestReconcileIn(RETRY_MILLIS);
         }
     }
@@ -279,7 +286,7 @@ final class BarrierMember implements AutoCloseable {
 
     private void seedFromLocalList() throws Exception {
         List<String> local = canonical(client.servers());
-        ServerList seed = new ServerList(1, local, System.currentTimeMillis());
+        ServerList seed = new ServerList(1, local, 0);
         try {
             curator.transaction().forOperations(
                     curator.transactionOp().create().forPath(znodes.servers(), seed.encode()),
@@ -297,7 +304,7 @@ final class BarrierMember implements AutoCloseable {
             throw new ServerListConflictException("expected committed version " + expectedVersion
                     + " but the cluster has no committed list yet (expect 0)", expectedVersion);
         }
-        ServerList seed = new ServerList(1, newServers, System.currentTimeMillis());
+        ServerList seed = new ServerList(1, newServers, 0);
         createParents();
         curator.transaction().forOperations(
                 curator.transactionOp().create().forPath(znodes.servers(), seed.encode()),
@@ -393,14 +400,14 @@ final class BarrierMember implements AutoCloseable {
         if (!members.isEmpty() && acks.containsAll(members)) {
             decision = Decision.commitAt(now + settings.commitDelay().toMillis(), settings.memberId());
         } else {
-            long deadline = latest.proposedAtMillis() + settings.prepareTimeout().toMillis();
+            long deadline = latest.prepareByMillis();
             if (now < deadline) {
                 requestReconcileIn(deadline - now + 1);
                 return;
             }
             List<String> missing = members.stream().filter(member -> !acks.contains(member)).toList();
             decision = Decision.abort(settings.memberId(),
-                    "no acknowledgement from " + missing + " within " + settings.prepareTimeout());
+                    "no acknowledgement from " + missing + " by the prepare deadline");
         }
         try {
             curator.create().forPath(znodes.decision(latest.version()), decision.encode());

@@ -11,17 +11,17 @@ import java.util.Properties;
  *
  * @param version        the list's number; each proposal takes the next one
  * @param servers        {@code host:port} strings, in list order
- * @param proposedAtMillis the proposer's wall-clock time when it wrote the proposal (the prepare
- *                       deadline counts from it)
+ * @param prepareByMillis until when (the proposer's wall clock plus its prepare timeout) every
+ *                        live member must acknowledge; one deadline for all members
  */
-record ServerList(long version, List<String> servers, long proposedAtMillis) {
+record ServerList(long version, List<String> servers, long prepareByMillis) {
 
     ServerList {
         servers = List.copyOf(servers);
     }
 
     byte[] encode() {
-        return ("version=" + version + "\nservers=" + String.join(",", servers) + "\nproposed-at=" + proposedAtMillis
+        return ("version=" + version + "\nservers=" + String.join(",", servers) + "\nprepare-by=" + prepareByMillis
                 + "\n").getBytes(StandardCharsets.UTF_8);
     }
 
@@ -30,6 +30,6 @@ record ServerList(long version, List<String> servers, long proposedAtMillis) {
         String servers = fields.getProperty("servers", "");
         return new ServerList(Znodes.longField(fields, "version"),
                 servers.isBlank() ? List.of() : Arrays.asList(servers.split(",")),
-                Long.parseLong(fields.getProperty("proposed-at", "0")));
+                Long.parseLong(fields.getProperty("prepare-by", "0")));
     }
 }

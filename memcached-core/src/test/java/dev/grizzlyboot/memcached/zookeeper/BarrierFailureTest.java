@@ -165,6 +165,56 @@ class BarrierFailureTest {
         }
     }
 
+    @Test
+    void changeNotAcknowledgedByTheDeadlineIsAbortedAndTheNextOneCommits() throws Exception {
+        List<String> before = memcached.addresses().subList(0, 2);
+        String connect = zooKeeper.connectString();
+        try (CuratorFramework session = TestMember.curator(connect);
+             TestMember a = TestMember.join("abort", "a", before,
+                     builder -> builder.curator(session).prepareTimeout(Duration.ofSeconds(1)))) {
+            try (CuratorFramework stuck = stuckMember(connect, "abort")) {
+                a.sync.proposeServers(memcached.addresses(), 1);
+                await().atMost(DEADLINE).until(() -> a.state().phase() == Phase.ABORTED);
+                assertThat(new String(inspector.getData().forPath("/grizzly-memcached/abort/barriers/2/decision")))
+                        .contains("outcome=abort").contains("[stuck]");
+                assertThat(a.state().version()).isEqualTo(1);
+                assertThat(a.state().proposedVersion()).isEqualTo(2);
+                assertThat(a.client.servers()).hasToString(before.toString());
+                assertThat(a.switchTo(2)).isNull();
+            }
+            // The aborted change does not block the next one, based on the same committed version.
+            assertThat(a.sync.proposeServers(memcached.addresses(), 1)).isEqualTo(3);
+            await().atMost(DEADLINE).until(() -> a.state().version() == 3);
+            assertThat(a.client.servers()).hasToString(memcached.addresses().toString());
+            await().atMost(DEADLINE).until(() -> inspector.checkExists().forPath("/grizzly-memcached/abort/barriers/2") == null);
+        }
+    }
+
+    @Test
+    void memberJoiningMidBarrierStartsFromTheCommittedListAndSwitchesWithTheOthers() throws Exception {
+        List<String> before = memcached.addresses().subList(0, 2);
+        String connect = zooKeeper.connectString();
+        try (TestMember a = TestMember.join(connect, "midway", "a", before)) {
+            CuratorFramework stuck = stuckMember(connect, "midway");
+            try {
+                a.sync.proposeServers(memcached.addresses(), 1);
+                await().atMost(DEADLINE).until(() -> a.state().phase() == Phase.PREPARED);
+                try (TestMember late = TestMember.join(connect, "midway", "late", memcached.addresses().subList(2, 3))) {
+                    assertThat(late.state().version()).isEqualTo(1);
+                    assertThat(late.client.servers()).hasToString(before.toString());
+                    await().atMost(DEADLINE).until(() -> late.state().phase() == Phase.PREPARED);
+
+                    stuck.close();
+                    await().atMost(DEADLINE).until(() -> a.state().version() == 2 && late.state().version() == 2);
+                    assertSwitchedTogether(2, a.switchTo(2).commitAtMillis(), a, late);
+                    assertThat(late.client.servers()).hasToString(memcached.addresses().toString());
+                }
+            } finally {
+                stuck.close();
+            }
+        }
+    }
+
     /** A live session holding a member node that never acknowledges. */
     private static CuratorFramework stuckMember(String connect, String cluster) throws Exception {
         CuratorFramework stuck = TestMember.curator(connect);
