@@ -88,6 +88,9 @@ class ZooKeeperServerListSyncTest {
 
             await().atMost(DEADLINE).until(() -> members.stream()
                     .allMatch(member -> member.state().committedVersion() == 2 && member.state().phase() == Phase.IN_SYNC));
+            log.info("measured clock offsets to ZooKeeper (ms +- error): {}", members.stream()
+                    .map(member -> member.state().clockOffsetMillis() + "+-" + member.state().clockOffsetErrorMillis())
+                    .toList());
             SyncState state = members.get(0).state();
             assertThat(state.proposedVersion()).isEqualTo(2);
             assertThat(state.commitAtMillis()).isEqualTo(commitAt);
