@@ -10,10 +10,7 @@ import dev.grizzlyboot.memcached.zookeeper.SyncState.Phase;
 import dev.grizzlyboot.testsupport.MemcachedExtension;
 import dev.grizzlyboot.testsupport.ZooKeeperExtension;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.data.Stat;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -25,8 +22,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class BarrierFailureTest {
 
-    private static final Duration DEADLINE = Duration.ofSeconds(20);
-    private static final long TOLERANCE_MILLIS = 100;
 
     @RegisterExtension
     static ZooKeeperExtension zooKeeper = new ZooKeeperExtension();
@@ -34,17 +29,8 @@ class BarrierFailureTest {
     @RegisterExtension
     static MemcachedExtension memcached = MemcachedExtension.servers(3);
 
-    private static CuratorFramework inspector;
-
-    @BeforeAll
-    static void connectInspector() {
-        inspector = TestMember.curator(zooKeeper.connectString());
-    }
-
-    @AfterAll
-    static void closeInspector() {
-        inspector.close();
-    }
+    @RegisterExtension
+    static ZnodeInspector znodes = new ZnodeInspector(zooKeeper);
 
     @Test
     void memberKilledDuringPrepareIsDroppedFromTheWait() throws Exception {
@@ -53,23 +39,23 @@ class BarrierFailureTest {
                 TestMember.PREPARE_TIMEOUT, TestMember.SESSION_TIMEOUT, String.join(",", before));
              TestMember a = TestMember.join(zooKeeper.connectString(), "killed", "a", before);
              TestMember b = TestMember.join(zooKeeper.connectString(), "killed", "b", before)) {
-            child.awaitReport("JOINED", DEADLINE);
+            child.awaitReport("JOINED", TestMember.AWAIT);
             child.pause(); // mute: it cannot acknowledge, but its session lives until it times out
 
             a.sync.proposeServers(memcached.addresses(), 1);
-            await().atMost(DEADLINE).until(() -> a.state().phase() == Phase.PREPARED && b.state().phase() == Phase.PREPARED);
-            assertThat(inspector.checkExists().forPath("/grizzly-memcached/killed/barriers/2/decision")).isNull();
-            assertThat(inspector.checkExists().forPath("/grizzly-memcached/killed/members/child")).isNotNull();
+            await().atMost(TestMember.AWAIT).until(() -> a.state().phase() == Phase.PREPARED && b.state().phase() == Phase.PREPARED);
+            assertThat(znodes.exists("/grizzly-memcached/killed/barriers/2/decision")).isNull();
+            assertThat(znodes.exists("/grizzly-memcached/killed/members/child")).isNotNull();
 
             long killedAt = System.currentTimeMillis();
             child.kill();
-            await().atMost(DEADLINE).until(() -> a.state().version() == 2 && b.state().version() == 2);
+            await().atMost(TestMember.AWAIT).until(() -> a.state().version() == 2 && b.state().version() == 2);
 
             long commitAt = a.switchTo(2).commitAtMillis();
             assertThat(commitAt - TestMember.COMMIT_DELAY.toMillis()).as("decided after the kill").isGreaterThanOrEqualTo(killedAt);
-            assertThat(new String(inspector.getData().forPath("/grizzly-memcached/killed/barriers/2/decision")))
+            assertThat(znodes.data("/grizzly-memcached/killed/barriers/2/decision"))
                     .contains("outcome=commit");
-            assertThat(inspector.checkExists().forPath("/grizzly-memcached/killed/members/child")).isNull();
+            assertThat(znodes.exists("/grizzly-memcached/killed/members/child")).isNull();
             assertSwitchedTogether(2, commitAt, a, b);
         }
     }
@@ -79,27 +65,27 @@ class BarrierFailureTest {
         List<String> before = memcached.addresses().subList(0, 2);
         String connect = zooKeeper.connectString();
         try (CuratorFramework cSession = TestMember.curator(connect);
-             CuratorFramework stuck = stuckMember(connect, "expiry");
+             CuratorFramework stuck = TestMember.stuck(connect, "expiry");
              TestMember a = TestMember.join(connect, "expiry", "a", before);
              TestMember c = TestMember.join("expiry", "c", before, builder -> builder.curator(cSession))) {
             a.sync.proposeServers(memcached.addresses(), 1);
             String cAck = "/grizzly-memcached/expiry/barriers/2/acks/c";
-            await().atMost(DEADLINE).until(() -> c.state().phase() == Phase.PREPARED && inspector.checkExists().forPath(cAck) != null);
-            long oldSession = inspector.checkExists().forPath(cAck).getEphemeralOwner();
+            await().atMost(TestMember.AWAIT).until(() -> c.state().phase() == Phase.PREPARED && znodes.exists(cAck) != null);
+            long oldSession = znodes.exists(cAck).getEphemeralOwner();
 
             TestMember.expireSession(cSession, connect);
-            await().atMost(DEADLINE).until(() -> {
-                Stat ack = inspector.checkExists().forPath(cAck);
-                Stat member = inspector.checkExists().forPath("/grizzly-memcached/expiry/members/c");
+            await().atMost(TestMember.AWAIT).until(() -> {
+                Stat ack = znodes.exists(cAck);
+                Stat member = znodes.exists("/grizzly-memcached/expiry/members/c");
                 return ack != null && member != null && ack.getEphemeralOwner() != oldSession
                         && member.getEphemeralOwner() == ack.getEphemeralOwner();
             });
-            assertThat(inspector.checkExists().forPath("/grizzly-memcached/expiry/barriers/2/decision")).isNull();
+            assertThat(znodes.exists("/grizzly-memcached/expiry/barriers/2/decision")).isNull();
             assertThat(a.state().version()).isEqualTo(1);
 
             // The stuck member's session expires too: it is dropped and the change commits.
             TestMember.expireSession(stuck, connect);
-            await().atMost(DEADLINE).until(() -> a.state().version() == 2 && c.state().version() == 2);
+            await().atMost(TestMember.AWAIT).until(() -> a.state().version() == 2 && c.state().version() == 2);
             assertSwitchedTogether(2, a.switchTo(2).commitAtMillis(), a, c);
             assertThat(c.client.servers()).hasToString(memcached.addresses().toString());
         }
@@ -111,13 +97,13 @@ class BarrierFailureTest {
         String connect = zooKeeper.connectString();
         try (TestMember a = TestMember.join(connect, "restart", "a", before);
              TestMember b = TestMember.join(connect, "restart", "b", before)) {
-            CuratorFramework stuck = stuckMember(connect, "restart");
+            CuratorFramework stuck = TestMember.stuck(connect, "restart");
             try {
                 a.sync.proposeServers(memcached.addresses(), 1);
-                await().atMost(DEADLINE).until(() -> a.state().phase() == Phase.PREPARED && b.state().phase() == Phase.PREPARED);
+                await().atMost(TestMember.AWAIT).until(() -> a.state().phase() == Phase.PREPARED && b.state().phase() == Phase.PREPARED);
 
                 zooKeeper.stop();
-                await().atMost(DEADLINE).until(() -> !a.state().connected() && !b.state().connected());
+                await().atMost(TestMember.AWAIT).until(() -> !a.state().connected() && !b.state().connected());
                 // ZooKeeper away: both keep serving from the old list.
                 a.client.blocking().set("restart-key", "still served", Duration.ZERO);
                 assertThat(b.client.blocking().get("restart-key")).isEqualTo("still served");
@@ -125,14 +111,14 @@ class BarrierFailureTest {
                 assertThat(a.state().phase()).isEqualTo(Phase.PREPARED);
 
                 zooKeeper.restart();
-                await().atMost(DEADLINE).until(() -> a.state().connected() && b.state().connected());
+                await().atMost(TestMember.AWAIT).until(() -> a.state().connected() && b.state().connected());
                 assertThat(a.state().version()).isEqualTo(1);
             } finally {
                 stuck.close();
             }
-            await().atMost(DEADLINE).until(() -> a.state().version() == 2 && b.state().version() == 2);
+            await().atMost(TestMember.AWAIT).until(() -> a.state().version() == 2 && b.state().version() == 2);
             assertSwitchedTogether(2, a.switchTo(2).commitAtMillis(), a, b);
-            await().atMost(DEADLINE).until(() -> a.state().committedVersion() == 2);
+            await().atMost(TestMember.AWAIT).until(() -> a.state().committedVersion() == 2);
         }
     }
 
@@ -144,23 +130,23 @@ class BarrierFailureTest {
              TestMember away = TestMember.join(proxy.address(), "away", "away", before)) {
             assertThat(away.state().version()).isEqualTo(1);
             proxy.cut();
-            await().atMost(DEADLINE).until(() -> !away.state().connected());
+            await().atMost(TestMember.AWAIT).until(() -> !away.state().connected());
 
             // The absent member's node lives until its session expires; then the change commits without it.
             a.sync.proposeServers(memcached.addresses(), 1);
-            await().atMost(DEADLINE).until(() -> a.state().version() == 2);
+            await().atMost(TestMember.AWAIT).until(() -> a.state().version() == 2);
             assertThat(away.state().version()).isEqualTo(1);
             assertThat(away.client.servers()).hasToString(before.toString());
 
             proxy.restore();
-            await().atMost(DEADLINE).until(() -> away.state().version() == 2);
+            await().atMost(TestMember.AWAIT).until(() -> away.state().version() == 2);
             assertThat(away.client.servers()).hasToString(memcached.addresses().toString());
             assertThat(away.state().phase()).isEqualTo(Phase.IN_SYNC);
-            await().atMost(DEADLINE).until(() -> inspector.checkExists().forPath("/grizzly-memcached/away/members/away") != null);
+            await().atMost(TestMember.AWAIT).until(() -> znodes.exists("/grizzly-memcached/away/members/away") != null);
 
             // And it takes part in the next change again.
             a.sync.proposeServers(before, 2);
-            await().atMost(DEADLINE).until(() -> a.state().version() == 3 && away.state().version() == 3);
+            await().atMost(TestMember.AWAIT).until(() -> a.state().version() == 3 && away.state().version() == 3);
             assertSwitchedTogether(3, a.switchTo(3).commitAtMillis(), a, away);
         }
     }
@@ -172,10 +158,10 @@ class BarrierFailureTest {
         try (CuratorFramework session = TestMember.curator(connect);
              TestMember a = TestMember.join("abort", "a", before,
                      builder -> builder.curator(session).prepareTimeout(Duration.ofSeconds(1)))) {
-            try (CuratorFramework stuck = stuckMember(connect, "abort")) {
+            try (CuratorFramework stuck = TestMember.stuck(connect, "abort")) {
                 a.sync.proposeServers(memcached.addresses(), 1);
-                await().atMost(DEADLINE).until(() -> a.state().phase() == Phase.ABORTED);
-                assertThat(new String(inspector.getData().forPath("/grizzly-memcached/abort/barriers/2/decision")))
+                await().atMost(TestMember.AWAIT).until(() -> a.state().phase() == Phase.ABORTED);
+                assertThat(znodes.data("/grizzly-memcached/abort/barriers/2/decision"))
                         .contains("outcome=abort").contains("[stuck]");
                 assertThat(a.state().version()).isEqualTo(1);
                 assertThat(a.state().proposedVersion()).isEqualTo(2);
@@ -184,9 +170,9 @@ class BarrierFailureTest {
             }
             // The aborted change does not block the next one, based on the same committed version.
             assertThat(a.sync.proposeServers(memcached.addresses(), 1)).isEqualTo(3);
-            await().atMost(DEADLINE).until(() -> a.state().version() == 3);
+            await().atMost(TestMember.AWAIT).until(() -> a.state().version() == 3);
             assertThat(a.client.servers()).hasToString(memcached.addresses().toString());
-            await().atMost(DEADLINE).until(() -> inspector.checkExists().forPath("/grizzly-memcached/abort/barriers/2") == null);
+            await().atMost(TestMember.AWAIT).until(() -> znodes.exists("/grizzly-memcached/abort/barriers/2") == null);
         }
     }
 
@@ -195,17 +181,17 @@ class BarrierFailureTest {
         List<String> before = memcached.addresses().subList(0, 2);
         String connect = zooKeeper.connectString();
         try (TestMember a = TestMember.join(connect, "midway", "a", before)) {
-            CuratorFramework stuck = stuckMember(connect, "midway");
+            CuratorFramework stuck = TestMember.stuck(connect, "midway");
             try {
                 a.sync.proposeServers(memcached.addresses(), 1);
-                await().atMost(DEADLINE).until(() -> a.state().phase() == Phase.PREPARED);
+                await().atMost(TestMember.AWAIT).until(() -> a.state().phase() == Phase.PREPARED);
                 try (TestMember late = TestMember.join(connect, "midway", "late", memcached.addresses().subList(2, 3))) {
                     assertThat(late.state().version()).isEqualTo(1);
                     assertThat(late.client.servers()).hasToString(before.toString());
-                    await().atMost(DEADLINE).until(() -> late.state().phase() == Phase.PREPARED);
+                    await().atMost(TestMember.AWAIT).until(() -> late.state().phase() == Phase.PREPARED);
 
                     stuck.close();
-                    await().atMost(DEADLINE).until(() -> a.state().version() == 2 && late.state().version() == 2);
+                    await().atMost(TestMember.AWAIT).until(() -> a.state().version() == 2 && late.state().version() == 2);
                     assertSwitchedTogether(2, a.switchTo(2).commitAtMillis(), a, late);
                     assertThat(late.client.servers()).hasToString(memcached.addresses().toString());
                 }
@@ -213,14 +199,6 @@ class BarrierFailureTest {
                 stuck.close();
             }
         }
-    }
-
-    /** A live session holding a member node that never acknowledges. */
-    private static CuratorFramework stuckMember(String connect, String cluster) throws Exception {
-        CuratorFramework stuck = TestMember.curator(connect);
-        stuck.create().creatingParentsIfNeeded().withMode(CreateMode.EPHEMERAL)
-                .forPath("/grizzly-memcached/" + cluster + "/members/stuck");
-        return stuck;
     }
 
     /**
@@ -239,6 +217,6 @@ class BarrierFailureTest {
             first = Math.min(first, switched.appliedAtMillis());
             last = Math.max(last, switched.appliedAtMillis());
         }
-        assertThat(last - first).as("spread of the switch").isLessThanOrEqualTo(TOLERANCE_MILLIS);
+        assertThat(last - first).as("spread of the switch").isLessThanOrEqualTo(TestMember.SWITCH_TOLERANCE_MILLIS);
     }
 }

@@ -32,8 +32,6 @@ import org.slf4j.LoggerFactory;
 class RoutingUnderChangeTest {
 
     private static final Logger log = LoggerFactory.getLogger(RoutingUnderChangeTest.class);
-    private static final Duration DEADLINE = Duration.ofSeconds(15);
-    private static final long TOLERANCE_MILLIS = 100;
     private static final int KEYS = 64;
     private static final int MAX_OPERATIONS = 200_000;
 
@@ -102,13 +100,13 @@ class RoutingUnderChangeTest {
                 }
             });
 
-            await().atMost(DEADLINE).until(() -> operations.get() > 2_000);
+            await().atMost(TestMember.AWAIT).until(() -> operations.get() > 2_000);
             members.get(2).sync.proposeServers(newList, 1);
-            await().atMost(DEADLINE).until(() -> members.stream().allMatch(member -> member.state().version() == 2));
+            await().atMost(TestMember.AWAIT).until(() -> members.stream().allMatch(member -> member.state().version() == 2));
             long commitAt = members.get(0).switchTo(2).commitAtMillis();
             // Keep sampling a little past the switch.
             long sampledUntil = commitAt + 300;
-            await().atMost(DEADLINE).until(() -> System.currentTimeMillis() > sampledUntil);
+            await().atMost(TestMember.AWAIT).until(() -> System.currentTimeMillis() > sampledUntil);
             stop.set(true);
             sampler.get(10, TimeUnit.SECONDS);
             for (Future<?> worker : load) {
@@ -138,10 +136,10 @@ class RoutingUnderChangeTest {
                         isNew = true;
                     }
                     assertThat(!switched || isNew).as("m%d never goes back to the old ring", i).isTrue();
-                    if (sample.atMillis() < commitAt - TOLERANCE_MILLIS) {
+                    if (sample.atMillis() < commitAt - TestMember.SWITCH_TOLERANCE_MILLIS) {
                         assertThat(isNew).as("m%d on the new ring before T", i).isFalse();
                     }
-                    if (sample.atMillis() > commitAt + TOLERANCE_MILLIS) {
+                    if (sample.atMillis() > commitAt + TestMember.SWITCH_TOLERANCE_MILLIS) {
                         assertThat(isNew).as("m%d still on the old ring after T", i).isTrue();
                     }
                     switched = isNew;
@@ -151,7 +149,7 @@ class RoutingUnderChangeTest {
             }
             log.info("{} operations under the change ({} failed); switch ms after T per client: {}", operations.get(),
                     failures.get(), switchOffsets);
-            assertThat(switchOffsets).allSatisfy(offset -> assertThat(Math.abs(offset)).isLessThanOrEqualTo(TOLERANCE_MILLIS));
+            assertThat(switchOffsets).allSatisfy(offset -> assertThat(Math.abs(offset)).isLessThanOrEqualTo(TestMember.SWITCH_TOLERANCE_MILLIS));
             assertThat(failures.get()).as("operations failed during the change").isZero();
         } finally {
             stop.set(true);

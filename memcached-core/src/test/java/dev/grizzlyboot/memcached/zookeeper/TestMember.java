@@ -11,6 +11,7 @@ import dev.grizzlyboot.memcached.MemcachedClient;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
+import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 
@@ -23,6 +24,10 @@ final class TestMember implements AutoCloseable {
     static final Duration COMMIT_DELAY = Duration.ofMillis(800);
     static final Duration PREPARE_TIMEOUT = Duration.ofSeconds(15);
     static final Duration SESSION_TIMEOUT = Duration.ofSeconds(4);
+    /** Deadline for awaiting anything in these tests. */
+    static final Duration AWAIT = Duration.ofSeconds(20);
+    /** How far apart (or from T) members may switch on this shared, 2-core machine. */
+    static final long SWITCH_TOLERANCE_MILLIS = 100;
 
     final MemcachedClient client;
     final ZooKeeperServerListSync sync;
@@ -72,6 +77,17 @@ final class TestMember implements AutoCloseable {
                 .retryPolicy(new RetryOneTime(100)).build();
         curator.start();
         return curator;
+    }
+
+    /**
+     * A member stuck in prepare: a live session holding a member node of {@code cluster} that
+     * never acknowledges, so it keeps any barrier open until the test closes it.
+     */
+    static CuratorFramework stuck(String connectString, String cluster) throws Exception {
+        CuratorFramework stuck = curator(connectString);
+        stuck.create().creatingParentsIfNeeded().withMode(CreateMode.EPHEMERAL)
+                .forPath("/grizzly-memcached/" + cluster + "/members/stuck");
+        return stuck;
     }
 
     /**

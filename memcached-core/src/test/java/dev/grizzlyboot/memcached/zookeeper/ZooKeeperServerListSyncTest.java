@@ -17,8 +17,6 @@ import dev.grizzlyboot.memcached.zookeeper.SyncState.Phase;
 import dev.grizzlyboot.testsupport.MemcachedExtension;
 import dev.grizzlyboot.testsupport.ZooKeeperExtension;
 import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.Logger;
@@ -31,9 +29,6 @@ import org.slf4j.LoggerFactory;
 class ZooKeeperServerListSyncTest {
 
     private static final Logger log = LoggerFactory.getLogger(ZooKeeperServerListSyncTest.class);
-    private static final Duration DEADLINE = Duration.ofSeconds(15);
-    /** How far from T a member may switch on this (shared, 2-core) machine. */
-    private static final long TOLERANCE_MILLIS = 100;
 
     @RegisterExtension
     static ZooKeeperExtension zooKeeper = new ZooKeeperExtension();
@@ -41,17 +36,8 @@ class ZooKeeperServerListSyncTest {
     @RegisterExtension
     static MemcachedExtension memcached = MemcachedExtension.servers(4);
 
-    private static CuratorFramework inspector;
-
-    @BeforeAll
-    static void connectInspector() {
-        inspector = TestMember.curator(zooKeeper.connectString());
-    }
-
-    @AfterAll
-    static void closeInspector() {
-        inspector.close();
-    }
+    @RegisterExtension
+    static ZnodeInspector znodes = new ZnodeInspector(zooKeeper);
 
     @Test
     void sixMembersInTwoJvmsSwitchAtTheSameMoment() throws Exception {
@@ -63,14 +49,14 @@ class ZooKeeperServerListSyncTest {
             for (int i = 0; i < 5; i++) {
                 members.add(TestMember.join(zooKeeper.connectString(), "six", "jvm-" + i, before));
             }
-            assertThat(child.awaitReport("JOINED", DEADLINE)[0]).isEqualTo("1");
-            await().atMost(DEADLINE).until(() -> inspector.getChildren().forPath("/grizzly-memcached/six/members").size() == 6);
+            assertThat(child.awaitReport("JOINED", TestMember.AWAIT)[0]).isEqualTo("1");
+            await().atMost(TestMember.AWAIT).until(() -> znodes.children("/grizzly-memcached/six/members").size() == 6);
 
             long version = members.get(0).sync.proposeServers(after, 1);
             assertThat(version).isEqualTo(2);
 
-            String[] childSwitch = child.awaitReport("APPLIED 2", DEADLINE);
-            await().atMost(DEADLINE).until(() -> members.stream().allMatch(member -> member.switchTo(2) != null));
+            String[] childSwitch = child.awaitReport("APPLIED 2", TestMember.AWAIT);
+            await().atMost(TestMember.AWAIT).until(() -> members.stream().allMatch(member -> member.switchTo(2) != null));
             long commitAt = members.get(0).switchTo(2).commitAtMillis();
             assertThat(Long.parseLong(childSwitch[1])).as("the child's T").isEqualTo(commitAt);
             List<Long> offsets = new ArrayList<>();
@@ -84,9 +70,9 @@ class ZooKeeperServerListSyncTest {
             log.info("switch to version 2, ms after T (child first): {}; spread {} ms", offsets,
                     offsets.stream().mapToLong(Long::longValue).max().orElseThrow()
                             - offsets.stream().mapToLong(Long::longValue).min().orElseThrow());
-            assertThat(offsets).allSatisfy(offset -> assertThat(Math.abs(offset)).isLessThanOrEqualTo(TOLERANCE_MILLIS));
+            assertThat(offsets).allSatisfy(offset -> assertThat(Math.abs(offset)).isLessThanOrEqualTo(TestMember.SWITCH_TOLERANCE_MILLIS));
 
-            await().atMost(DEADLINE).until(() -> members.stream()
+            await().atMost(TestMember.AWAIT).until(() -> members.stream()
                     .allMatch(member -> member.state().committedVersion() == 2 && member.state().phase() == Phase.IN_SYNC));
             log.info("measured clock offsets to ZooKeeper (ms +- error): {}", members.stream()
                     .map(member -> member.state().clockOffsetMillis() + "+-" + member.state().clockOffsetErrorMillis())
@@ -112,7 +98,7 @@ class ZooKeeperServerListSyncTest {
             assertThat(second.state().version()).isEqualTo(1);
             assertThat(second.client.servers()).hasToString(seeded.toString());
             assertThat(second.state().phase()).isEqualTo(Phase.IN_SYNC);
-            assertThat(new String(inspector.getData().forPath("/grizzly-memcached/seed/committed")))
+            assertThat(znodes.data("/grizzly-memcached/seed/committed"))
                     .contains("servers=" + String.join(",", seeded));
         }
     }
@@ -125,13 +111,13 @@ class ZooKeeperServerListSyncTest {
                         .connectionTimeout(Duration.ofMillis(500)))) {
             assertThat(strict.state().phase()).isEqualTo(Phase.JOINING);
             assertThat(strict.state().version()).isZero();
-            assertThat(inspector.checkExists().forPath("/grizzly-memcached/strict/committed")).isNull();
+            assertThat(znodes.exists("/grizzly-memcached/strict/committed")).isNull();
 
             assertThatThrownBy(() -> strict.sync.proposeServers(memcached.addresses(), 3))
                     .isInstanceOf(ServerListConflictException.class).hasMessageContaining("expect 0");
             assertThat(strict.sync.proposeServers(memcached.addresses(), 0)).isEqualTo(1);
 
-            await().atMost(DEADLINE).until(() -> strict.state().version() == 1);
+            await().atMost(TestMember.AWAIT).until(() -> strict.state().version() == 1);
             assertThat(strict.client.servers()).hasToString(memcached.addresses().toString());
         }
     }
@@ -165,7 +151,7 @@ class ZooKeeperServerListSyncTest {
                     assertThat(won).as("round %d", round).containsExactly(expected + 1);
                     assertThat(lost).singleElement().isInstanceOf(ServerListConflictException.class);
                     assertThat(((ServerListConflictException) lost.get(0)).expectedVersion()).isEqualTo(expected);
-                    await().atMost(DEADLINE).until(() -> a.state().committedVersion() == expected + 1
+                    await().atMost(TestMember.AWAIT).until(() -> a.state().committedVersion() == expected + 1
                             && b.state().committedVersion() == expected + 1);
                     assertThat(a.client.servers()).isEqualTo(b.client.servers());
                 }
@@ -178,38 +164,36 @@ class ZooKeeperServerListSyncTest {
     @Test
     void staleOrOverlappingProposalsAreRejectedAndNothingIsWritten() throws Exception {
         try (TestMember a = TestMember.join(zooKeeper.connectString(), "stale", "a", memcached.addresses().subList(0, 1))) {
-            byte[] committed = inspector.getData().forPath("/grizzly-memcached/stale/committed");
+            String committed = znodes.data("/grizzly-memcached/stale/committed");
             assertThatThrownBy(() -> a.sync.proposeServers(memcached.addresses(), 7))
                     .isInstanceOf(ServerListConflictException.class).hasMessageContaining("expected committed version 7");
 
             // A stuck member keeps the next change open, so a second proposal overlaps it.
-            try (CuratorFramework stuck = TestMember.curator(zooKeeper.connectString())) {
-                stuck.create().withMode(org.apache.zookeeper.CreateMode.EPHEMERAL)
-                        .forPath("/grizzly-memcached/stale/members/stuck");
+            try (CuratorFramework stuck = TestMember.stuck(zooKeeper.connectString(), "stale")) {
                 assertThat(a.sync.proposeServers(memcached.addresses().subList(0, 2), 1)).isEqualTo(2);
                 assertThatThrownBy(() -> a.sync.proposeServers(memcached.addresses(), 1))
                         .isInstanceOf(ServerListConflictException.class).hasMessageContaining("still in progress");
             }
-            await().atMost(DEADLINE).until(() -> a.state().committedVersion() == 2);
-            assertThat(inspector.getData().forPath("/grizzly-memcached/stale/committed")).isNotEqualTo(committed);
+            await().atMost(TestMember.AWAIT).until(() -> a.state().committedVersion() == 2);
+            assertThat(znodes.data("/grizzly-memcached/stale/committed")).isNotEqualTo(committed);
         }
     }
 
     @Test
     void badListsAreRejectedBeforeAnythingIsWritten() throws Exception {
         try (TestMember a = TestMember.join(zooKeeper.connectString(), "bad", "a", memcached.addresses().subList(0, 1))) {
-            byte[] proposal = inspector.getData().forPath("/grizzly-memcached/bad/servers");
+            String proposal = znodes.data("/grizzly-memcached/bad/servers");
             assertThatThrownBy(() -> a.sync.proposeServers(List.of(), 1)).isInstanceOf(IllegalArgumentException.class);
             assertThatThrownBy(() -> a.sync.proposeServers(List.of(" , "), 1)).isInstanceOf(IllegalArgumentException.class);
             assertThatThrownBy(() -> a.sync.proposeServers(List.of("127.0.0.1:99999"), 1))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("port out of range");
             assertThatThrownBy(() -> a.sync.proposeServers(List.of("127.0.0.1:1", "127.0.0.1:1"), 1))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("duplicates");
-            assertThat(inspector.getData().forPath("/grizzly-memcached/bad/servers")).isEqualTo(proposal);
+            assertThat(znodes.data("/grizzly-memcached/bad/servers")).isEqualTo(proposal);
 
             // The sync still works after the rejections.
             assertThat(a.sync.proposeServers(memcached.addresses().subList(0, 2), 1)).isEqualTo(2);
-            await().atMost(DEADLINE).until(() -> a.state().version() == 2);
+            await().atMost(TestMember.AWAIT).until(() -> a.state().version() == 2);
         }
     }
 
@@ -235,13 +219,13 @@ class ZooKeeperServerListSyncTest {
     void closingAMemberRemovesItSoLaterBarriersDoNotWaitForIt() throws Exception {
         try (TestMember a = TestMember.join(zooKeeper.connectString(), "leave", "a", memcached.addresses().subList(0, 1))) {
             TestMember b = TestMember.join(zooKeeper.connectString(), "leave", "b", memcached.addresses().subList(0, 1));
-            assertThat(inspector.checkExists().forPath("/grizzly-memcached/leave/members/b")).isNotNull();
+            assertThat(znodes.exists("/grizzly-memcached/leave/members/b")).isNotNull();
             b.close();
-            assertThat(inspector.checkExists().forPath("/grizzly-memcached/leave/members/b")).isNull();
+            assertThat(znodes.exists("/grizzly-memcached/leave/members/b")).isNull();
 
             long proposedAt = System.currentTimeMillis();
             a.sync.proposeServers(memcached.addresses().subList(0, 2), 1);
-            await().atMost(DEADLINE).until(() -> a.state().version() == 2);
+            await().atMost(TestMember.AWAIT).until(() -> a.state().version() == 2);
             // Far sooner than the prepare timeout: nobody waited for the member that left.
             assertThat(a.switchTo(2).commitAtMillis() - proposedAt)
                     .isLessThan(TestMember.COMMIT_DELAY.toMillis() + 2_000);
