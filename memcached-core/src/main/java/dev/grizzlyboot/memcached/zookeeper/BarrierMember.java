@@ -66,9 +66,9 @@ final class BarrierMember implements AutoCloseable {
     private volatile boolean connected;
     private volatile boolean closed;
 
-    // Touched by the worker thread only.
+    // Written by the worker thread only; close() reads registeredSession after the worker stopped.
     private long watchedSession;
-    private long registeredSession;
+    private volatile long registeredSession;
 
     BarrierMember(MemcachedClient client, CuratorFramework curator, SyncSettings settings, Consumer<SyncState> onApplied) {
         this.client = client;
@@ -160,11 +160,20 @@ final class BarrierMember implements AutoCloseable {
         } catch (Exception e) {
             log.debug("could not remove the watch on {}", znodes.cluster(), e);
         }
+        String member = znodes.member(settings.memberId());
         try {
-            // Guaranteed: retried in the background if ZooKeeper is away, so the member never blocks a barrier.
-            curator.delete().quietly().guaranteed().forPath(znodes.member(settings.memberId()));
+            Stat stat = curator.checkExists().forPath(member);
+            if (stat != null && stat.getEphemeralOwner() == registeredSession) {
+                curator.delete().quietly().withVersion(stat.getVersion()).forPath(member);
+            }
         } catch (Exception e) {
-            log.warn("could not delete member node of {}; it goes when the session ends", settings.memberId(), e);
+            try {
+                // ZooKeeper is away: a guaranteed delete keeps trying in the background, so this
+                // member never blocks a later barrier even if the session outlives it.
+                curator.delete().quietly().guaranteed().forPath(member);
+            } catch (Exception again) {
+                log.warn("could not delete member node of {}; it goes when the session ends", settings.memberId(), again);
+            }
         }
     }
 

@@ -198,6 +198,24 @@ class ZooKeeperServerListSyncTest {
     }
 
     @Test
+    void aSecondMemberWithTheSameIdGetsAClearErrorAndDoesNotDisplaceTheFirst() throws Exception {
+        List<String> servers = memcached.addresses().subList(0, 1);
+        try (TestMember first = TestMember.join(zooKeeper.connectString(), "twins", "twin", servers)) {
+            long owner = znodes.exists("/grizzly-memcached/twins/members/twin").getEphemeralOwner();
+            try (TestMember second = TestMember.join("twins", "twin", servers, builder -> builder
+                    .connectString(zooKeeper.connectString()).connectionTimeout(Duration.ofMillis(500)))) {
+                await().atMost(TestMember.AWAIT).until(() -> second.state().lastError() != null);
+                assertThat(second.state().lastError()).isInstanceOf(ServerListSyncException.class)
+                        .hasMessageContaining("member ids must be unique");
+                assertThat(second.state().version()).as("it still adopted the shared list").isEqualTo(1);
+            }
+            // Closing the second did not delete the first one's node.
+            assertThat(znodes.exists("/grizzly-memcached/twins/members/twin").getEphemeralOwner()).isEqualTo(owner);
+            assertThat(first.state().lastError()).isNull();
+        }
+    }
+
+    @Test
     void badOptionsAreRejected() {
         ZooKeeperServerListSync.Builder builder = ZooKeeperServerListSync.builder();
         try (var client = dev.grizzlyboot.memcached.MemcachedClient.builder().servers(memcached.addresses()).build()) {
