@@ -4,8 +4,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
@@ -183,7 +185,7 @@ final class BarrierMember implements AutoCloseable {
         if (!closed && reconcileQueued.compareAndSet(false, true)) {
             try {
                 worker.execute(this::reconcileSafely);
-            } catch (java.util.concurrent.RejectedExecutionException e) {
+            } catch (RejectedExecutionException e) {
                 reconcileQueued.set(false);
             }
         }
@@ -193,7 +195,7 @@ final class BarrierMember implements AutoCloseable {
         if (!closed) {
             try {
                 worker.schedule(this::requestReconcile, Math.max(0, delayMillis), TimeUnit.MILLISECONDS);
-            } catch (java.util.concurrent.RejectedExecutionException e) {
+            } catch (RejectedExecutionException e) {
                 // closing
             }
         }
@@ -597,7 +599,7 @@ final class BarrierMember implements AutoCloseable {
         return addresses.stream().map(ServerAddress::toString).toList();
     }
 
-    private static java.util.concurrent.ThreadFactory daemon(String name) {
+    private static ThreadFactory daemon(String name) {
         return runnable -> {
             Thread thread = new Thread(runnable, name);
             thread.setDaemon(true);
