@@ -1,5 +1,6 @@
 package dev.grizzlyboot.memcached.zookeeper;
 
+import java.io.IOException;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.List;
@@ -239,7 +240,7 @@ public final class ZooKeeperServerListSync implements AutoCloseable {
             String host;
             try {
                 host = InetAddress.getLocalHost().getHostName();
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 host = "member";
             }
             return host.replace('/', '_') + "-" + ProcessHandle.current().pid() + "-"
