@@ -68,8 +68,8 @@ final class BarrierMember implements AutoCloseable {
     private volatile boolean connected;
     private volatile boolean closed;
 
-    // Written by the worker thread only; close() reads registeredSession after the worker stopped.
-    private long watchedSession;
+    private final AtomicBoolean rewatch = new AtomicBoolean(true);
+    // Written by the worker thread only; close() reads it after the worker stopped.
     private volatile long registeredSession;
 
     BarrierMember(MemcachedClient client, CuratorFramework curator, SyncSettings settings, Consumer<SyncState> onApplied) {
@@ -228,7 +228,7 @@ final class BarrierMember implements AutoCloseable {
 
     private void reconcile() throws Exception {
         long session = curator.getZookeeperClient().getZooKeeper().getSessionId();
-        ensureStructure(session);
+        ensureStructure();
         ServerList committed = read(znodes.committed(), null);
         ServerList latest = read(znodes.servers(), null);
         if (committed == null) {
@@ -273,16 +273,20 @@ final class BarrierMember implements AutoCloseable {
         }
     }
 
-    private void ensureStructure(long session) throws Exception {
-        if (watchedSession == session) {
+    private void ensureStructure() throws Exception {
+        if (!rewatch.getAndSet(false)) {
             return;
         }
-        createParents();
-        // One persistent recursive watch sees every change below the cluster node. It lives as
-        // long as the session; a new session adds it again.
-        curator.watchers().add().withMode(AddWatchMode.PERSISTENT_RECURSIVE).usingWatcher(watcher)
-                .forPath(znodes.cluster());
-        watchedSession = session;
+        try {
+            createParents();
+            // One persistent recursive watch sees every change below the cluster node. It is added
+            // again after every (re)connect: a new session has lost it, and adding it twice is harmless.
+            curator.watchers().add().withMode(AddWatchMode.PERSISTENT_RECURSIVE).usingWatcher(watcher)
+                    .forPath(znodes.cluster());
+        } catch (Exception e) {
+            rewatch.set(true);
+            throw e;
+        }
     }
 
     private void createParents() throws Exception {
@@ -447,6 +451,8 @@ final class BarrierMember implements AutoCloseable {
                 phase = Phase.COMMIT_SCHEDULED;
                 scheduled.commitAtMillis = decision.commitAtMillis();
                 scheduled.task = timer.schedule(() -> commit(scheduled), Math.max(0, delay), TimeUnit.MILLISECONDS);
+                log.info("member {} switches to servers version {} at {} (in {} ms)", settings.memberId(),
+                        latest.version(), decision.commitAtMillis(), delay);
             }
         }
     }
@@ -536,6 +542,7 @@ final class BarrierMember implements AutoCloseable {
         connected = state.isConnected();
         log.info("member {}: ZooKeeper connection {}", settings.memberId(), state);
         if (state.isConnected()) {
+            rewatch.set(true);
             requestReconcile();
         }
     }
