@@ -227,7 +227,6 @@ final class BarrierMember implements AutoCloseable {
     }
 
     private void reconcile() throws Exception {
-        long session = curator.getZookeeperClient().getZooKeeper().getSessionId();
         ensureStructure();
         ServerList committed = read(znodes.committed(), null);
         ServerList latest = read(znodes.servers(), null);
@@ -242,7 +241,7 @@ final class BarrierMember implements AutoCloseable {
             proposed = latest;
         }
         catchUp(committed);
-        ensureMember(session);
+        ensureMember();
         joined.countDown();
         if (latest == null || latest.version() <= committed.version()) {
             synchronized (lock) {
@@ -259,7 +258,7 @@ final class BarrierMember implements AutoCloseable {
                 synchronized (lock) {
                     phase = Phase.PREPARED;
                 }
-                acknowledge(latest.version(), session);
+                acknowledge(latest.version());
             }
             decideIfDue(latest);
         } else if (decision.commit()) {
@@ -328,9 +327,10 @@ final class BarrierMember implements AutoCloseable {
         return 1;
     }
 
-    private void ensureMember(long session) throws Exception {
+    private void ensureMember() throws Exception {
         String path = znodes.member(settings.memberId());
         Stat existing = curator.checkExists().forPath(path);
+        long session = curator.getZookeeperClient().getZooKeeper().getSessionId();
         if (existing != null && existing.getEphemeralOwner() == session) {
             return;
         }
@@ -391,10 +391,10 @@ final class BarrierMember implements AutoCloseable {
         }
     }
 
-    private void acknowledge(long proposal, long session) throws Exception {
+    private void acknowledge(long proposal) throws Exception {
         String path = znodes.ack(proposal, settings.memberId());
         Stat existing = curator.checkExists().forPath(path);
-        if (existing != null && existing.getEphemeralOwner() == session) {
+        if (existing != null && existing.getEphemeralOwner() == registeredSession) {
             return;
         }
         try {
