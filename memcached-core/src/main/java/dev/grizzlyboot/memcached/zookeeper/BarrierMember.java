@@ -1,0 +1,631 @@
+package dev.grizzlyboot.memcached.zookeeper;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+
+import dev.grizzlyboot.memcached.MemcachedClient;
+import dev.grizzlyboot.memcached.cluster.ServerAddress;
+import dev.grizzlyboot.memcached.cluster.ServerListChange;
+import dev.grizzlyboot.memcached.zookeeper.SyncState.Phase;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.curator.framework.state.ConnectionStateListener;
+import org.apache.zookeeper.AddWatchMode;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.data.Stat;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One client's side of the protocol. All ZooKeeper reads and reactions run as one idempotent
+ * {@link #reconcile()} on a single worker thread: any watch event, reconnect or deadline just asks
+ * for another pass, so a missed event or a new session never leaves the member behind. Switching
+ * at T runs on a separate timer thread so that a slow ZooKeeper call cannot delay it.
+ *
+ * <p>Thread-safe: the member's state is guarded by {@code lock}, never held during ZooKeeper calls.
+ */
+final class BarrierMember implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(BarrierMember.class);
+    private static final long RETRY_MILLIS = 250;
+    private static final long SKEW_WARNING_MILLIS = 100;
+
+    private final MemcachedClient client;
+    private final CuratorFramework curator;
+    private final SyncSettings settings;
+    private final Znodes znodes;
+    private final Consumer<SyncState> onApplied;
+    private final ScheduledExecutorService worker;
+    private final ScheduledExecutorService timer;
+    private final AtomicBoolean reconcileQueued = new AtomicBoolean();
+    private final CountDownLatch joined = new CountDownLatch(1);
+    private final Watcher watcher = event -> requestReconcile();
+    private final ConnectionStateListener connectionListener = this::connectionChanged;
+
+    private final Object lock = new Object();
+    private long version;
+    private List<String> servers;
+    private long appliedAtMillis;
+    private long committedVersion;
+    private ServerList proposed;
+    private Phase phase = Phase.JOINING;
+    private long commitAtMillis;
+    private Pending pending;
+    private Throwable lastError;
+    private long clockOffsetMillis;
+    private long clockOffsetErrorMillis;
+    private volatile boolean connected;
+    private volatile boolean closed;
+
+    private final AtomicBoolean rewatch = new AtomicBoolean(true);
+    // Written by the worker thread only; close() reads it after the worker stopped.
+    private volatile long registeredSession;
+
+    BarrierMember(MemcachedClient client, CuratorFramework curator, SyncSettings settings, Consumer<SyncState> onApplied) {
+        this.client = client;
+        this.curator = curator;
+        this.settings = settings;
+        this.znodes = Znodes.of(settings.rootPath(), settings.clusterName());
+        this.onApplied = onApplied;
+        this.servers = canonical(client.servers());
+        this.worker = Executors.newSingleThreadScheduledExecutor(daemon("grizzly-zk-sync-" + settings.clusterName()));
+        this.timer = Executors.newSingleThreadScheduledExecutor(daemon("grizzly-zk-commit-" + settings.clusterName()));
+    }
+
+    /** Starts watching and joining; waits up to {@code joinWait} for the shared list to be adopted. */
+    boolean start(long joinWaitMillis) throws InterruptedException {
+        curator.getConnectionStateListenable().addListener(connectionListener);
+        connected = curator.getZookeeperClient().isConnected();
+        requestReconcile();
+        return joined.await(joinWaitMillis, TimeUnit.MILLISECONDS);
+    }
+
+    SyncState state() {
+        synchronized (lock) {
+            return snapshot();
+        }
+    }
+
+    /** Writes a proposal (version-checked) and opens its barrier in one transaction. */
+    long propose(List<String> newServers, long expectedVersion) {
+        ServerList latest;
+        ServerList committed;
+        Stat serversStat = new Stat();
+        try {
+            committed = read(znodes.committed(), null);
+            latest = read(znodes.servers(), serversStat);
+            if (committed == null) {
+                return seed(newServers, expectedVersion);
+            }
+            if (latest == null) {
+                throw new ServerListSyncException(znodes.servers() + " is missing although " + znodes.committed()
+                        + " exists; was it deleted by hand?");
+            }
+            if (committed.version() != expectedVersion) {
+                throw new ServerListConflictException("expected committed version " + expectedVersion
+                        + " but it is " + committed.version(), expectedVersion);
+            }
+            if (latest.version() > committed.version()) {
+                Decision decision = readDecision(latest.version());
+                if (decision == null || decision.commit()) {
+                    throw new ServerListConflictException("change " + latest.version()
+                            + " is still in progress; propose again once it is committed or aborted", expectedVersion);
+                }
+            }
+            long next = latest.version() + 1;
+            curator.transaction().forOperations(
+                    curator.transactionOp().setData().withVersion(serversStat.getVersion())
+                            .forPath(znodes.servers(), new ServerList(next, newServers,
+                                    System.currentTimeMillis() + settings.prepareTimeout().toMillis()).encode()),
+                    curator.transactionOp().create().forPath(znodes.barrier(next)),
+                    curator.transactionOp().create().forPath(znodes.acks(next)));
+            log.info("member {} proposed servers version {}: {}", settings.memberId(), next, newServers);
+            requestReconcile();
+            return next;
+        } catch (KeeperException.BadVersionException | KeeperException.NodeExistsException e) {
+            throw new ServerListConflictException("a concurrent proposal based on version " + expectedVersion
+                    + " was written first", expectedVersion);
+        } catch (ServerListSyncException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new ServerListSyncException("could not propose servers " + newServers + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        curator.getConnectionStateListenable().removeListener(connectionListener);
+        worker.shutdownNow();
+        timer.shutdownNow();
+        try {
+            worker.awaitTermination(settings.connectionTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        synchronized (lock) {
+            discardPending();
+        }
+        try {
+            curator.watchers().remove(watcher).quietly().forPath(znodes.cluster());
+        } catch (Exception e) {
+            log.debug("could not remove the watch on {}", znodes.cluster(), e);
+        }
+        String member = znodes.member(settings.memberId());
+        try {
+            Stat stat = curator.checkExists().forPath(member);
+            if (stat != null && stat.getEphemeralOwner() == registeredSession) {
+                curator.delete().quietly().withVersion(stat.getVersion()).forPath(member);
+            }
+        } catch (Exception e) {
+            try {
+                // ZooKeeper is away: a guaranteed delete keeps trying in the background, so this
+                // member never blocks a later barrier even if the session outlives it.
+                curator.delete().quietly().guaranteed().forPath(member);
+            } catch (Exception again) {
+                log.warn("could not delete member node of {}; it goes when the session ends", settings.memberId(), again);
+            }
+        }
+    }
+
+    // ---- the reconcile pass ---------------------------------------------------------------------
+
+    private void requestReconcile() {
+        if (!closed && reconcileQueued.compareAndSet(false, true)) {
+            try {
+                worker.execute(this::reconcileSafely);
+            } catch (RejectedExecutionException e) {
+                reconcileQueued.set(false);
+            }
+        }
+    }
+
+    private void requestReconcileIn(long delayMillis) {
+        if (!closed) {
+            try {
+                worker.schedule(this::requestReconcile, Math.max(0, delayMillis), TimeUnit.MILLISECONDS);
+            } catch (RejectedExecutionException e) {
+                // closing
+            }
+        }
+    }
+
+    private void reconcileSafely() {
+        reconcileQueued.set(false);
+        if (closed || !curator.getZookeeperClient().isConnected()) {
+            return; // a reconnect asks again
+        }
+        try {
+            reconcile();
+        } catch (Exception e) {
+            if (closed) {
+                return;
+            }
+            boolean repeated;
+            synchronized (lock) {
+                repeated = lastError != null && String.valueOf(lastError.getMessage()).equals(e.getMessage());
+                lastError = e;
+            }
+            if (repeated) {
+                log.debug("member {}: ZooKeeper sync failed again, retrying: {}", settings.memberId(), e.toString());
+            } else {
+                log.warn("member {}: ZooKeeper sync failed, retrying: {}", settings.memberId(), e.toString());
+            }
+            requestReconcileIn(RETRY_MILLIS);
+        }
+    }
+
+    private void reconcile() throws Exception {
+        ensureStructure();
+        ServerList committed = read(znodes.committed(), null);
+        ServerList latest = read(znodes.servers(), null);
+        if (committed == null) {
+            if (!settings.preferRemoteList()) {
+                seedFromLocalList();
+            }
+            return;
+        }
+        synchronized (lock) {
+            committedVersion = committed.version();
+            proposed = latest;
+        }
+        catchUp(committed);
+        ensureMember();
+        joined.countDown();
+        if (latest == null || latest.version() <= committed.version()) {
+            synchronized (lock) {
+                if (pending != null && pending.version <= committed.version()) {
+                    discardPending();
+                }
+                phase = Phase.IN_SYNC;
+            }
+            return;
+        }
+        Decision decision = readDecision(latest.version());
+        if (decision == null) {
+            if (prepare(latest)) {
+                synchronized (lock) {
+                    phase = Phase.PREPARED;
+                }
+                acknowledge(latest.version());
+            }
+            decideIfDue(latest);
+        } else if (decision.commit()) {
+            scheduleCommit(latest, decision);
+            writeCommittedIfApplied(latest, decision);
+        } else {
+            synchronized (lock) {
+                discardPending();
+                phase = Phase.ABORTED;
+            }
+        }
+    }
+
+    private void ensureStructure() throws Exception {
+        if (!rewatch.getAndSet(false)) {
+            return;
+        }
+        try {
+            createParents();
+            // One persistent recursive watch sees every change below the cluster node. It is added
+            // again after every (re)connect: a new session has lost it, and adding it twice is harmless.
+            curator.watchers().add().withMode(AddWatchMode.PERSISTENT_RECURSIVE).usingWatcher(watcher)
+                    .forPath(znodes.cluster());
+        } catch (Exception e) {
+            rewatch.set(true);
+            throw e;
+        }
+    }
+
+    private void createParents() throws Exception {
+        for (String path : List.of(znodes.members(), znodes.barriers())) {
+            try {
+                curator.create().creatingParentsIfNeeded().forPath(path);
+            } catch (KeeperException.NodeExistsException e) {
+                // another member made it
+            }
+        }
+    }
+
+    private void seedFromLocalList() throws Exception {
+        List<String> local = canonical(client.servers());
+        ServerList seed = new ServerList(1, local, 0);
+        try {
+            curator.transaction().forOperations(
+                    curator.transactionOp().create().forPath(znodes.servers(), seed.encode()),
+                    curator.transactionOp().create().forPath(znodes.committed(), seed.encode()));
+            log.info("member {} seeded cluster {} with its local servers {}", settings.memberId(),
+                    settings.clusterName(), local);
+        } catch (KeeperException.NodeExistsException e) {
+            // another member seeded first; adopt theirs
+        }
+        requestReconcile();
+    }
+
+    private long seed(List<String> newServers, long expectedVersion) throws Exception {
+        if (expectedVersion != 0) {
+            throw new ServerListConflictException("expected committed version " + expectedVersion
+                    + " but the cluster has no committed list yet (expect 0)", expectedVersion);
+        }
+        ServerList seed = new ServerList(1, newServers, 0);
+        createParents();
+        curator.transaction().forOperations(
+                curator.transactionOp().create().forPath(znodes.servers(), seed.encode()),
+                curator.transactionOp().create().forPath(znodes.committed(), seed.encode()));
+        requestReconcile();
+        return 1;
+    }
+
+    private void ensureMember() throws Exception {
+        String path = znodes.member(settings.memberId());
+        Stat existing = curator.checkExists().forPath(path);
+        long session = curator.getZookeeperClient().getZooKeeper().getSessionId();
+        if (existing != null && existing.getEphemeralOwner() == session) {
+            return;
+        }
+        if (existing != null) {
+            if (existing.getEphemeralOwner() != registeredSession) {
+                throw new ServerListSyncException("member id " + settings.memberId()
+                        + " is registered by another session; member ids must be unique");
+            }
+            // Left over from this member's previous session, which the server has not expired yet.
+            curator.delete().quietly().forPath(path);
+        }
+        // The node's owner, not the session read before: Curator may have switched sessions in between.
+        registeredSession = createEphemeral(path,
+                ("joined-at=" + System.currentTimeMillis() + "\n").getBytes(StandardCharsets.UTF_8));
+        log.info("member {} registered in cluster {} (session 0x{})", settings.memberId(), settings.clusterName(),
+                Long.toHexString(registeredSession));
+    }
+
+    /** Adopts the committed list at once when this member is behind it (it joined, or was away). */
+    private void catchUp(ServerList committed) {
+        SyncState applied = null;
+        synchronized (lock) {
+            if (version >= committed.version()) {
+                return;
+            }
+            if (pending != null && pending.version == committed.version()) {
+                applied = applyPending(pending, "the committed node already shows it");
+            } else {
+                client.setServers(committed.servers());
+                markApplied(committed.version(), committed.servers(), 0);
+                if (pending != null && pending.version <= committed.version()) {
+                    discardPending();
+                }
+                log.info("member {} adopted committed servers version {}: {}", settings.memberId(),
+                        committed.version(), committed.servers());
+                applied = snapshot();
+            }
+        }
+        notifyApplied(applied);
+    }
+
+    /** Builds the proposed ring (once per version); false if it cannot be built. */
+    private boolean prepare(ServerList latest) {
+        synchronized (lock) {
+            if (pending != null && pending.version == latest.version()) {
+                return true;
+            }
+            discardPending();
+            try {
+                pending = new Pending(latest.version(), latest.servers(), client.prepareServers(latest.servers()));
+                return true;
+            } catch (RuntimeException e) {
+                lastError = e;
+                log.warn("member {} cannot prepare servers version {}: {}", settings.memberId(), latest.version(),
+                        e.toString());
+                return false;
+            }
+        }
+    }
+
+    private void acknowledge(long proposal) throws Exception {
+        String path = znodes.ack(proposal, settings.memberId());
+        Stat existing = curator.checkExists().forPath(path);
+        if (existing != null && existing.getEphemeralOwner() == registeredSession) {
+            return;
+        }
+        try {
+            createEphemeral(path, new byte[0]);
+        } catch (KeeperException.NodeExistsException | KeeperException.NoNodeException e) {
+            // an old session's ack still there (it goes with that session, and the watch brings us
+            // back), or the barrier was cleaned up because a newer change superseded it
+            requestReconcileIn(RETRY_MILLIS);
+        }
+    }
+
+    /** Creates the decision once everybody acknowledged, or an abort past the deadline. */
+    private void decideIfDue(ServerList latest) throws Exception {
+        List<String> members = curator.getChildren().forPath(znodes.members());
+        List<String> acks = curator.getChildren().forPath(znodes.acks(latest.version()));
+        long now = System.currentTimeMillis();
+        Decision decision;
+        if (!members.isEmpty() && acks.containsAll(members)) {
+            decision = Decision.commitAt(now + settings.commitDelay().toMillis(), settings.memberId());
+        } else {
+            long deadline = latest.prepareByMillis();
+            if (now < deadline) {
+                requestReconcileIn(deadline - now + 1);
+                return;
+            }
+            List<String> missing = members.stream().filter(member -> !acks.contains(member)).toList();
+            decision = Decision.abort(settings.memberId(),
+                    "no acknowledgement from " + missing + " by the prepare deadline");
+        }
+        try {
+            curator.create().forPath(znodes.decision(latest.version()), decision.encode());
+            log.info("member {} decided servers version {}: {}", settings.memberId(), latest.version(),
+                    decision.commit() ? "commit at " + decision.commitAtMillis() : "abort, " + decision.reason());
+        } catch (KeeperException.NodeExistsException e) {
+            // another member decided first; its decision stands
+        }
+        requestReconcile();
+    }
+
+    private void scheduleCommit(ServerList latest, Decision decision) {
+        synchronized (lock) {
+            commitAtMillis = decision.commitAtMillis();
+            if (version >= latest.version()) {
+                return;
+            }
+            if (pending == null || pending.version != latest.version()) {
+                // joined or came back after the decision: build the ring now and still switch at T
+                discardPending();
+                pending = new Pending(latest.version(), latest.servers(), client.prepareServers(latest.servers()));
+            }
+            if (pending.task == null) {
+                Pending scheduled = pending;
+                long delay = decision.commitAtMillis() - System.currentTimeMillis();
+                phase = Phase.COMMIT_SCHEDULED;
+                scheduled.commitAtMillis = decision.commitAtMillis();
+                scheduled.task = timer.schedule(() -> commit(scheduled), Math.max(0, delay), TimeUnit.MILLISECONDS);
+                log.info("member {} switches to servers version {} at {} (in {} ms)", settings.memberId(),
+                        latest.version(), decision.commitAtMillis(), delay);
+            }
+        }
+    }
+
+    private void commit(Pending scheduled) {
+        SyncState applied;
+        synchronized (lock) {
+            if (closed || pending != scheduled) {
+                return;
+            }
+            applied = applyPending(scheduled, "commit time reached");
+        }
+        notifyApplied(applied);
+        requestReconcile();
+    }
+
+    /** The first member past T records the commit, so that later joiners start from it. */
+    private void writeCommittedIfApplied(ServerList latest, Decision decision) throws Exception {
+        synchronized (lock) {
+            if (version < latest.version() || System.currentTimeMillis() < decision.commitAtMillis()) {
+                return;
+            }
+        }
+        Stat stat = new Stat();
+        ServerList committed = read(znodes.committed(), stat);
+        if (committed != null && committed.version() >= latest.version()) {
+            return;
+        }
+        try {
+            curator.setData().withVersion(stat.getVersion()).forPath(znodes.committed(), latest.encode());
+        } catch (KeeperException.BadVersionException e) {
+            return; // another member wrote it
+        }
+        for (String child : curator.getChildren().forPath(znodes.barriers())) {
+            if (isOlderBarrier(child, latest.version())) {
+                curator.delete().quietly().deletingChildrenIfNeeded().forPath(znodes.barriers() + "/" + child);
+            }
+        }
+    }
+
+    // ---- state changes (caller holds lock) ------------------------------------------------------
+
+    private SyncState applyPending(Pending applying, String why) {
+        if (applying.task != null) {
+            applying.task.cancel(false);
+        }
+        applying.change.apply();
+        pending = null;
+        markApplied(applying.version, applying.servers, applying.commitAtMillis);
+        long now = appliedAtMillis;
+        log.info("member {} switched to servers version {} at {} ({}; T {}, {} ms off T): {}", settings.memberId(),
+                applying.version, now, why, applying.commitAtMillis,
+                applying.commitAtMillis == 0 ? "n/a" : now - applying.commitAtMillis, applying.servers);
+        return snapshot();
+    }
+
+    private void markApplied(long newVersion, List<String> newServers, long commitAt) {
+        version = newVersion;
+        servers = newServers;
+        appliedAtMillis = System.currentTimeMillis();
+        if (commitAt != 0) {
+            commitAtMillis = commitAt;
+        }
+        phase = Phase.IN_SYNC;
+    }
+
+    private void discardPending() {
+        if (pending != null) {
+            if (pending.task != null) {
+                pending.task.cancel(false);
+            }
+            pending.change.discard();
+            pending = null;
+        }
+    }
+
+    private SyncState snapshot() {
+        ServerList latest = proposed;
+        return new SyncState(settings.memberId(), connected, version, servers, appliedAtMillis, committedVersion,
+                latest == null ? committedVersion : latest.version(), latest == null ? servers : latest.servers(),
+                phase, commitAtMillis, lastError, clockOffsetMillis, clockOffsetErrorMillis);
+    }
+
+    // ---- ZooKeeper plumbing ---------------------------------------------------------------------
+
+    private void connectionChanged(CuratorFramework client, ConnectionState state) {
+        connected = state.isConnected();
+        log.info("member {}: ZooKeeper connection {}", settings.memberId(), state);
+        if (state.isConnected()) {
+            rewatch.set(true);
+            requestReconcile();
+        }
+    }
+
+    private ServerList read(String path, Stat stat) throws Exception {
+        try {
+            byte[] data = stat == null ? curator.getData().forPath(path) : curator.getData().storingStatIn(stat).forPath(path);
+            return ServerList.decode(data);
+        } catch (KeeperException.NoNodeException e) {
+            return null;
+        }
+    }
+
+    private Decision readDecision(long proposal) throws Exception {
+        try {
+            return Decision.decode(curator.getData().forPath(znodes.decision(proposal)));
+        } catch (KeeperException.NoNodeException e) {
+            return null;
+        }
+    }
+
+    /** Creates an ephemeral node, measures the clock offset from its creation time, returns its session. */
+    private long createEphemeral(String path, byte[] data) throws Exception {
+        Stat stat = new Stat();
+        long before = System.currentTimeMillis();
+        curator.create().storingStatIn(stat).withMode(CreateMode.EPHEMERAL).forPath(path, data);
+        long after = System.currentTimeMillis();
+        long offset = stat.getCtime() - (before + after) / 2;
+        long error = (after - before + 1) / 2;
+        synchronized (lock) {
+            clockOffsetMillis = offset;
+            clockOffsetErrorMillis = error;
+        }
+        if (Math.abs(offset) - error > SKEW_WARNING_MILLIS) {
+            log.warn("member {}: clock differs from ZooKeeper's by {} ms (+-{}); members switch at T by their own "
+                    + "clocks, so fix clock sync (NTP)", settings.memberId(), offset, error);
+        }
+        return stat.getEphemeralOwner();
+    }
+
+    private void notifyApplied(SyncState applied) {
+        if (applied == null || onApplied == null) {
+            return;
+        }
+        try {
+            onApplied.accept(applied);
+        } catch (RuntimeException e) {
+            log.warn("server list listener failed", e);
+        }
+    }
+
+    private static boolean isOlderBarrier(String child, long current) {
+        try {
+            return Long.parseLong(child) < current;
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+
+    static List<String> canonical(List<ServerAddress> addresses) {
+        return addresses.stream().map(ServerAddress::toString).toList();
+    }
+
+    private static ThreadFactory daemon(String name) {
+        return runnable -> {
+            Thread thread = new Thread(runnable, name);
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+
+    /** A proposed list this member has built but not switched to. */
+    private static final class Pending {
+        final long version;
+        final List<String> servers;
+        final ServerListChange change;
+        long commitAtMillis;
+        ScheduledFuture<?> task;
+
+        Pending(long version, List<String> servers, ServerListChange change) {
+            this.version = version;
+            this.servers = servers;
+            this.change = change;
+        }
+    }
+}

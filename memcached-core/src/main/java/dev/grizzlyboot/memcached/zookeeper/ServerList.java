@@ -1,0 +1,35 @@
+package dev.grizzlyboot.memcached.zookeeper;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Properties;
+
+/**
+ * A versioned server list as stored in the {@code servers} and {@code committed} znodes: plain
+ * {@code key=value} lines, so {@code zkCli get} shows it readably. Immutable.
+ *
+ * @param version        the list's number; each proposal takes the next one
+ * @param servers        {@code host:port} strings, in list order
+ * @param prepareByMillis until when (the proposer's wall clock plus its prepare timeout) every
+ *                        live member must acknowledge; one deadline for all members
+ */
+record ServerList(long version, List<String> servers, long prepareByMillis) {
+
+    ServerList {
+        servers = List.copyOf(servers);
+    }
+
+    byte[] encode() {
+        return ("version=" + version + "\nservers=" + String.join(",", servers) + "\nprepare-by=" + prepareByMillis
+                + "\n").getBytes(StandardCharsets.UTF_8);
+    }
+
+    static ServerList decode(byte[] data) {
+        Properties fields = Znodes.fields(data);
+        String servers = fields.getProperty("servers", "");
+        return new ServerList(Znodes.longField(fields, "version"),
+                servers.isBlank() ? List.of() : Arrays.asList(servers.split(",")),
+                Long.parseLong(fields.getProperty("prepare-by", "0")));
+    }
+}

@@ -1,0 +1,45 @@
+package dev.grizzlyboot.memcached.zookeeper;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Duration;
+import java.util.List;
+
+import dev.grizzlyboot.memcached.MemcachedClient;
+
+/**
+ * A cluster member in its own JVM, for the cross-process tests. Arguments: connect string,
+ * cluster, member id, commit delay ms, prepare timeout ms, session timeout ms, servers (comma
+ * list). Reports on stdout, lines prefixed {@code @@}: {@code JOINED version} once it has joined,
+ * and {@code APPLIED version appliedAtMillis commitAtMillis} at each switch. Leaves when stdin closes.
+ */
+public final class SyncMemberMain {
+
+    private SyncMemberMain() {
+    }
+
+    public static void main(String[] args) throws IOException {
+        try (MemcachedClient client = MemcachedClient.builder().servers(List.of(args[6])).build();
+             ZooKeeperServerListSync sync = ZooKeeperServerListSync.builder()
+                     .connectString(args[0])
+                     .clusterName(args[1])
+                     .memberId(args[2])
+                     .commitDelay(Duration.ofMillis(Long.parseLong(args[3])))
+                     .prepareTimeout(Duration.ofMillis(Long.parseLong(args[4])))
+                     .sessionTimeout(Duration.ofMillis(Long.parseLong(args[5])))
+                     .onApplied(state -> report("APPLIED " + state.version() + " " + state.appliedAtMillis() + " "
+                             + state.commitAtMillis()))
+                     .start(client)) {
+            report("JOINED " + sync.state().version());
+            InputStream in = System.in;
+            while (in.read() >= 0) {
+                // runs until the parent closes stdin
+            }
+        }
+    }
+
+    private static synchronized void report(String line) {
+        System.out.println("@@ " + line);
+        System.out.flush();
+    }
+}

@@ -1,0 +1,114 @@
+package dev.grizzlyboot.memcached.zookeeper;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
+
+import dev.grizzlyboot.memcached.MemcachedClient;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooKeeper;
+
+/**
+ * An in-JVM cluster member for tests: a memcached client with a sync attached, and every state it
+ * reported on switching.
+ */
+final class TestMember implements AutoCloseable {
+
+    static final Duration COMMIT_DELAY = Duration.ofMillis(800);
+    static final Duration PREPARE_TIMEOUT = Duration.ofSeconds(15);
+    static final Duration SESSION_TIMEOUT = Duration.ofSeconds(4);
+    /** Deadline for awaiting anything in these tests. */
+    static final Duration AWAIT = Duration.ofSeconds(20);
+    /** How far apart (or from T) members may switch on this shared, 2-core machine. */
+    static final long SWITCH_TOLERANCE_MILLIS = 100;
+
+    final MemcachedClient client;
+    final ZooKeeperServerListSync sync;
+    final List<SyncState> switches = new CopyOnWriteArrayList<>();
+
+    private TestMember(MemcachedClient client, ZooKeeperServerListSync.Builder builder) {
+        this.client = client;
+        this.sync = builder.onApplied(switches::add).start(client);
+    }
+
+    /** A member with its own ZooKeeper client on {@code connectString}. */
+    static TestMember join(String connectString, String cluster, String memberId, List<String> servers) {
+        return join(cluster, memberId, servers, builder -> builder.connectString(connectString));
+    }
+
+    static TestMember join(String cluster, String memberId, List<String> servers,
+            UnaryOperator<ZooKeeperServerListSync.Builder> zooKeeper) {
+        MemcachedClient client = MemcachedClient.builder().servers(servers).build();
+        return new TestMember(client, zooKeeper.apply(ZooKeeperServerListSync.builder()
+                .clusterName(cluster)
+                .memberId(memberId)
+                .commitDelay(COMMIT_DELAY)
+                .prepareTimeout(PREPARE_TIMEOUT)
+                .sessionTimeout(SESSION_TIMEOUT)
+                .connectionTimeout(SESSION_TIMEOUT)));
+    }
+
+    SyncState state() {
+        return sync.state();
+    }
+
+    /** The state reported when this member switched to {@code version}, or null. */
+    SyncState switchTo(long version) {
+        return switches.stream().filter(state -> state.version() == version).findFirst().orElse(null);
+    }
+
+    @Override
+    public void close() {
+        sync.close();
+        client.close();
+    }
+
+    /** A started Curator client the test owns, with the test session timeout. */
+    static CuratorFramework curator(String connectString) {
+        CuratorFramework curator = CuratorFrameworkFactory.builder().connectString(connectString)
+                .sessionTimeoutMs((int) SESSION_TIMEOUT.toMillis()).connectionTimeoutMs((int) SESSION_TIMEOUT.toMillis())
+                .retryPolicy(new RetryOneTime(100)).build();
+        curator.start();
+        return curator;
+    }
+
+    /**
+     * A member stuck in prepare: a live session holding a member node of {@code cluster} that
+     * never acknowledges, so it keeps any barrier open until the test closes it.
+     */
+    static CuratorFramework stuck(String connectString, String cluster) throws Exception {
+        CuratorFramework stuck = curator(connectString);
+        stuck.create().creatingParentsIfNeeded().withMode(CreateMode.EPHEMERAL)
+                .forPath("/grizzly-memcached/" + cluster + "/members/stuck");
+        return stuck;
+    }
+
+    /**
+     * Expires a Curator client's session on the server, as a long pause or partition would: a
+     * second handle attaches to the same session and closes it, so the server drops the session
+     * and its ephemeral nodes at once.
+     */
+    static void expireSession(CuratorFramework curator, String connectString) throws Exception {
+        ZooKeeper victim = curator.getZookeeperClient().getZooKeeper();
+        CountDownLatch connected = new CountDownLatch(1);
+        ZooKeeper killer = new ZooKeeper(connectString, (int) SESSION_TIMEOUT.toMillis(), event -> {
+            if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
+                connected.countDown();
+            }
+        }, victim.getSessionId(), victim.getSessionPasswd());
+        try {
+            if (!connected.await(5, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("could not attach to the session to expire it");
+            }
+        } finally {
+            killer.close();
+        }
+    }
+}
