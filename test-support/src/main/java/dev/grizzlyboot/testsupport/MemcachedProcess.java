@@ -18,8 +18,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
-import java.util.stream.Stream;
 
 /**
  * One real {@code memcached} process on a free loopback port, which a test can kill (SIGKILL),
@@ -138,14 +136,15 @@ public final class MemcachedProcess implements AutoCloseable {
      * request sent after this call is not answered.
      */
     public void pause() {
-        signal("STOP");
+        requireRunning();
+        ProcessSignals.pause(process);
         paused = true;
-        awaitAllThreadsStopped(Duration.ofSeconds(5));
     }
 
     /** Sends SIGCONT to a paused process; it answers everything that queued up meanwhile. */
     public void resume() {
-        signal("CONT");
+        requireRunning();
+        ProcessSignals.resume(process);
         paused = false;
     }
 
@@ -300,52 +299,9 @@ public final class MemcachedProcess implements AutoCloseable {
         }
     }
 
-    /** A signal is only pending when kill(2) returns; a thread running on another core stops a moment later. */
-    private void awaitAllThreadsStopped(Duration limit) {
-        Path tasks = Path.of("/proc", Long.toString(process.pid()), "task");
-        if (!Files.isDirectory(tasks)) {
-            return;
-        }
-        long deadline = System.nanoTime() + limit.toNanos();
-        while (!allStopped(tasks)) {
-            if (System.nanoTime() - deadline > 0) {
-                throw new IllegalStateException(this + " did not stop within " + limit + " after SIGSTOP");
-            }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
-        }
-    }
-
-    private static boolean allStopped(Path tasks) {
-        try (Stream<Path> threads = Files.list(tasks)) {
-            return threads.allMatch(thread -> {
-                try {
-                    String stat = Files.readString(thread.resolve("stat"));
-                    // "pid (comm) S ...": the state follows the last ')', as comm may hold anything.
-                    char state = stat.charAt(stat.lastIndexOf(')') + 2);
-                    return state == 'T' || state == 't';
-                } catch (IOException e) {
-                    return true; // the thread is gone
-                }
-            });
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private void signal(String signal) {
+    private void requireRunning() {
         if (!isRunning()) {
             throw new IllegalStateException(this + " is not running");
-        }
-        try {
-            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).inheritIO().start();
-            if (!kill.waitFor(5, TimeUnit.SECONDS) || kill.exitValue() != 0) {
-                throw new IllegalStateException("kill -" + signal + " " + process.pid() + " failed");
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while signalling memcached", e);
         }
     }
 

@@ -14,6 +14,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import dev.grizzlyboot.testsupport.ProcessSignals;
+
 /**
  * A real {@link dev.grizzlyboot.thrift.server.ThriftServer} in a child JVM ({@link CalculatorServerMain})
  * that a test can kill (SIGKILL), pause (SIGSTOP: alive, sockets open, answering nothing), resume
@@ -58,11 +60,11 @@ final class ServerProcess implements AutoCloseable {
     }
 
     void pause() {
-        signal("STOP");
+        ProcessSignals.pause(process);
     }
 
     void resume() {
-        signal("CONT");
+        ProcessSignals.resume(process);
     }
 
     /** Kills the server if it runs and starts a new one on the same port. */
@@ -137,22 +139,5 @@ final class ServerProcess implements AutoCloseable {
             listening.completeExceptionally(e);
         }
         listening.completeExceptionally(new IllegalStateException("the server process exited"));
-    }
-
-    private void signal(String signal) {
-        if (!process.isAlive()) {
-            throw new IllegalStateException("server pid " + process.pid() + " is not running");
-        }
-        try {
-            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).start();
-            if (!kill.waitFor(5, TimeUnit.SECONDS) || kill.exitValue() != 0) {
-                throw new IllegalStateException("kill -" + signal + " " + process.pid() + " failed");
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
     }
 }
