@@ -24,17 +24,26 @@ import org.glassfish.grizzly.EmptyCompletionHandler;
 import org.glassfish.grizzly.Grizzly;
 import org.glassfish.grizzly.WriteResult;
 import org.glassfish.grizzly.attributes.Attribute;
+import org.glassfish.grizzly.filterchain.FilterChainContext;
 
 /**
- * One pipelined socket to a memcached server. Callers append operations to an outbound queue;
- * whichever caller finds no flush in progress drains the queue into a single buffer and writes
- * it, so concurrent requests share socket writes. Written operations wait in an in-flight queue
- * in write order; memcached answers in order, so each response belongs to the oldest in-flight
- * operation, and its opaque proves it.
+ * One pipelined socket to a memcached server. Callers append operations to an outbound queue.
+ * When nothing is in flight the caller writes the queue itself (no thread hop: the lowest latency
+ * for a lone caller); otherwise the operation waits for the end of the next batch of responses
+ * read on this connection, where the I/O thread drains everything queued into one buffer and one
+ * write, so under load many operations share a syscall. Written operations wait in an in-flight
+ * queue in write order; memcached answers in order, so each response belongs to the oldest
+ * in-flight operation, and its opaque proves it.
  *
- * <p>Threading: {@link #send} from any thread; responses and close events on the I/O thread;
- * {@link #sweep} on the sweeper thread. Only the thread holding the flush flag touches the
- * opaque counter and the batch list.
+ * <p>No operation is stranded in the outbound queue: a caller that leaves its operation there
+ * has seen, after queueing it, another operation in flight, whose response ends a read batch
+ * that drains the queue later; a thread that finds the flush flag taken leaves the queue to the
+ * holder, which checks it again after releasing the flag; connection loss and timeouts fail what
+ * is queued.
+ *
+ * <p>Threading: {@link #send} from any thread; responses, read-batch ends and close events on
+ * the I/O thread; {@link #sweep} on the sweeper thread. Only the thread holding the flush flag
+ * touches the opaque counter and the batch list.
  */
 final class MemcachedConnection {
 
@@ -55,6 +64,8 @@ final class MemcachedConnection {
     private final AtomicBoolean flushing = new AtomicBoolean();
     private final AtomicBoolean poolNotified = new AtomicBoolean();
     private final List<Operation<?>> batch = new ArrayList<>();
+    /** Registered by {@link ReadBatchEndFilter} on every read event of this connection. */
+    final FilterChainContext.CompletionListener drainAfterRead = context -> flush(false);
     @SuppressWarnings("rawtypes")
     private final CompletionHandler writeFailure = new EmptyCompletionHandler<WriteResult>() {
         @Override
@@ -88,14 +99,14 @@ final class MemcachedConnection {
         });
     }
 
-    /** Queues an operation and writes it, together with whatever else is queued. */
+    /** Queues an operation; writes the queue now if nothing is in flight, else leaves it to the I/O thread. */
     void send(Operation<?> operation) {
         operation.assignServer(server);
         pending.incrementAndGet();
         outbound.add(operation);
         State current = state;
         if (current == State.OPEN) {
-            flush();
+            flush(true);
         } else if (current == State.CLOSED) {
             failQueued(closeError);
         }
@@ -167,7 +178,7 @@ final class MemcachedConnection {
         }
         state = State.OPEN;
         pool.connected(this);
-        flush();
+        flush(false);
     }
 
     private void onClosed(MemcachedException error) {
@@ -197,8 +208,14 @@ final class MemcachedConnection {
                 + (cause != null ? ": " + cause.getMessage() : ""), cause);
     }
 
-    private void flush() {
-        while (!outbound.isEmpty() && state == State.OPEN && flushing.compareAndSet(false, true)) {
+    /**
+     * Drains the outbound queue unless another thread holds the flush flag. With {@code onlyWhenIdle}
+     * (a caller) it stops as soon as something is in flight: the response to that ends a read batch,
+     * whose drain (on the I/O thread) will write what was queued meanwhile, in one write.
+     */
+    private void flush(boolean onlyWhenIdle) {
+        while (!outbound.isEmpty() && state == State.OPEN && (!onlyWhenIdle || inFlight.isEmpty())
+                && flushing.compareAndSet(false, true)) {
             try {
                 writeBatch();
             } catch (RuntimeException e) {
