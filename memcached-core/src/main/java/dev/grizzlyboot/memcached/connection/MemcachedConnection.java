@@ -178,7 +178,7 @@ final class MemcachedConnection {
         }
         state = State.OPEN;
         pool.connected(this);
-        flush(false);
+        flush(true);
     }
 
     private void onClosed(MemcachedException error) {
@@ -210,8 +210,9 @@ final class MemcachedConnection {
 
     /**
      * Drains the outbound queue unless another thread holds the flush flag. With {@code onlyWhenIdle}
-     * (a caller) it stops as soon as something is in flight: the response to that ends a read batch,
-     * whose drain (on the I/O thread) will write what was queued meanwhile, in one write.
+     * (a caller, or the first write after connecting) it stops as soon as something is in flight:
+     * the response to that ends a read batch, whose drain (on the I/O thread) writes what was
+     * queued meanwhile, in one write.
      */
     private void flush(boolean onlyWhenIdle) {
         while (!outbound.isEmpty() && state == State.OPEN && (!onlyWhenIdle || inFlight.isEmpty())
