@@ -187,10 +187,12 @@ final class MemcachedConnection {
         }
         boolean wasConnecting = state == State.CONNECTING;
         state = State.CLOSED;
-        failQueued(closeError);
+        // Leave the pool first: a caller whose operation fails below may retry at once and must
+        // not be routed to this connection again.
         if (poolNotified.compareAndSet(false, true)) {
             pool.closed(this, wasConnecting, closeError);
         }
+        failQueued(closeError);
     }
 
     private MemcachedException errorFor(CloseReason reason) {
