@@ -57,8 +57,9 @@ class WriteCombiningTest {
                 for (int i = 1; i <= QUEUED; i++) {
                     queued.add(client.get("k" + i));
                 }
-                // With the old write path every one of these reached the socket at once.
-                server.setSoTimeout(300);
+                // With the old write path every one of these reached the socket at once; now they
+                // wait for the answer (or, as a backstop, 100 ms of silence).
+                server.setSoTimeout(50);
                 assertThatThrownBy(() -> in.read(new byte[1])).isInstanceOf(SocketTimeoutException.class);
 
                 out.write(FakeServer.header(0x01, firstOpaque, 0));

@@ -39,7 +39,8 @@ import org.glassfish.grizzly.filterchain.FilterChainContext;
  * has seen, after queueing it, another operation in flight, whose response ends a read batch
  * that drains the queue later; a thread that finds the flush flag taken leaves the queue to the
  * holder, which checks it again after releasing the flag; connection loss and timeouts fail what
- * is queued.
+ * is queued. As a backstop, the sweeper writes the queue when nothing has been written or
+ * answered for 100 ms.
  *
  * <p>Threading: {@link #send} from any thread; responses, read-batch ends and close events on
  * the I/O thread; {@link #sweep} on the sweeper thread. Only the thread holding the flush flag
@@ -51,6 +52,8 @@ final class MemcachedConnection {
             Grizzly.DEFAULT_ATTRIBUTE_BUILDER.createAttribute(MemcachedConnection.class.getName());
 
     private static final int MAX_WRITE_BYTES = 256 * 1024;
+    /** Queued requests wait for an answer at most this long before the sweeper writes them anyway. */
+    private static final long STALL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
     private enum State { CONNECTING, OPEN, CLOSED }
 
@@ -138,6 +141,11 @@ final class MemcachedConnection {
         }
         timeOutExpired(outbound, nowNanos);
         timeOutExpired(inFlight, nowNanos);
+        if (nowNanos - lastActiveNanos > STALL_NANOS) {
+            // Nothing written or answered for a while: a server that answers only once it has
+            // more requests (or a slow one) must not hold back what callers queued meanwhile.
+            flush(false);
+        }
     }
 
     /** Closes the connection and fails everything queued or in flight with {@code error}. */
@@ -253,6 +261,7 @@ final class MemcachedConnection {
         batch.clear();
         buffer.flip();
         write(buffer);
+        lastActiveNanos = System.nanoTime();
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
