@@ -84,6 +84,7 @@ public final class ConnectionPool {
                 remove(connection);
                 connection.close(new MemcachedConnectionException("idle connection to " + server + " closed"));
             }
+            connection.drainIfStalled(nowNanos);
         }
         int missing = settings.minConnections() - connections.length;
         for (int i = 0; i < missing; i++) {

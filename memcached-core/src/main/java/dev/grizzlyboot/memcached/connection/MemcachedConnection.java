@@ -128,6 +128,16 @@ final class MemcachedConnection {
         return state == State.OPEN;
     }
 
+    /**
+     * Writes what callers queued if nothing has been written or answered for a while: a server
+     * that answers only once it has more requests (or a slow one) must not hold them back.
+     */
+    void drainIfStalled(long nowNanos) {
+        if (nowNanos - lastActiveNanos > STALL_NANOS) {
+            flush(false);
+        }
+    }
+
     long idleNanos(long nowNanos) {
         return pending.get() == 0 ? nowNanos - lastActiveNanos : 0;
     }
@@ -141,11 +151,6 @@ final class MemcachedConnection {
         }
         timeOutExpired(outbound, nowNanos);
         timeOutExpired(inFlight, nowNanos);
-        if (nowNanos - lastActiveNanos > STALL_NANOS) {
-            // Nothing written or answered for a while: a server that answers only once it has
-            // more requests (or a slow one) must not hold back what callers queued meanwhile.
-            flush(false);
-        }
     }
 
     /** Closes the connection and fails everything queued or in flight with {@code error}. */
