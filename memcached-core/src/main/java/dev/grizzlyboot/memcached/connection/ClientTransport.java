@@ -22,7 +22,8 @@ import org.glassfish.grizzly.threadpool.ThreadPoolConfig;
 
 /**
  * The Grizzly TCP transport one client shares across all its servers: selector threads, the
- * I/O strategy and the filter chain (transport, binary codec, response dispatch). Thread-safe.
+ * I/O strategy and the filter chain (transport, read-batch end hook, binary codec, response
+ * dispatch). Thread-safe.
  * Internal.
  */
 public final class ClientTransport implements AutoCloseable {
@@ -32,6 +33,7 @@ public final class ClientTransport implements AutoCloseable {
     public ClientTransport(IoStrategy ioStrategy, int ioThreads, int workerThreads, int maxResponseBodyLength) {
         FilterChainBuilder chain = FilterChainBuilder.stateless()
                 .add(new TransportFilter())
+                .add(new ReadBatchEndFilter())
                 .add(new BinaryProtocolFilter(maxResponseBodyLength))
                 .add(new ResponseDispatchFilter());
         TCPNIOTransportBuilder builder = TCPNIOTransportBuilder.newInstance()

@@ -139,6 +139,7 @@ public final class ConnectionPool {
                 remove(connection);
                 connection.close(new MemcachedConnectionException("idle connection to " + server + " closed"));
             }
+            connection.drainIfStalled(nowNanos);
         }
         if (timedOut > 0) {
             events.timedOut(timedOut);

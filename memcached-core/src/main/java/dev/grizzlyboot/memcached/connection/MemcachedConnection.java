@@ -24,17 +24,27 @@ import org.glassfish.grizzly.EmptyCompletionHandler;
 import org.glassfish.grizzly.Grizzly;
 import org.glassfish.grizzly.WriteResult;
 import org.glassfish.grizzly.attributes.Attribute;
+import org.glassfish.grizzly.filterchain.FilterChainContext;
 
 /**
- * One pipelined socket to a memcached server. Callers append operations to an outbound queue;
- * whichever caller finds no flush in progress drains the queue into a single buffer and writes
- * it, so concurrent requests share socket writes. Written operations wait in an in-flight queue
- * in write order; memcached answers in order, so each response belongs to the oldest in-flight
- * operation, and its opaque proves it.
+ * One pipelined socket to a memcached server. Callers append operations to an outbound queue.
+ * When nothing is in flight the caller writes the queue itself (no thread hop: the lowest latency
+ * for a lone caller); otherwise the operation waits for the end of the next batch of responses
+ * read on this connection, where the I/O thread drains everything queued into one buffer and one
+ * write, so under load many operations share a syscall. Written operations wait in an in-flight
+ * queue in write order; memcached answers in order, so each response belongs to the oldest
+ * in-flight operation, and its opaque proves it.
  *
- * <p>Threading: {@link #send} from any thread; responses and close events on the I/O thread;
- * {@link #sweep} on the sweeper thread. Only the thread holding the flush flag touches the
- * opaque counter and the batch list.
+ * <p>No operation is stranded in the outbound queue: a caller that leaves its operation there
+ * has seen, after queueing it, another operation in flight, whose response ends a read batch
+ * that drains the queue later; a thread that finds the flush flag taken leaves the queue to the
+ * holder, which checks it again after releasing the flag; connection loss and timeouts fail what
+ * is queued. As a backstop, the sweeper writes the queue when nothing has been written or
+ * answered for 100 ms.
+ *
+ * <p>Threading: {@link #send} from any thread; responses, read-batch ends and close events on
+ * the I/O thread; {@link #sweep} on the sweeper thread. Only the thread holding the flush flag
+ * touches the opaque counter and the batch list.
  */
 final class MemcachedConnection {
 
@@ -42,6 +52,8 @@ final class MemcachedConnection {
             Grizzly.DEFAULT_ATTRIBUTE_BUILDER.createAttribute(MemcachedConnection.class.getName());
 
     private static final int MAX_WRITE_BYTES = 256 * 1024;
+    /** Queued requests wait for an answer at most this long before the sweeper writes them anyway. */
+    private static final long STALL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
     private enum State { CONNECTING, OPEN, CLOSED }
 
@@ -55,6 +67,8 @@ final class MemcachedConnection {
     private final AtomicBoolean flushing = new AtomicBoolean();
     private final AtomicBoolean poolNotified = new AtomicBoolean();
     private final List<Operation<?>> batch = new ArrayList<>();
+    /** Registered by {@link ReadBatchEndFilter} on every read event of this connection. */
+    final FilterChainContext.CompletionListener drainAfterRead = context -> flush(false);
     @SuppressWarnings("rawtypes")
     private final CompletionHandler writeFailure = new EmptyCompletionHandler<WriteResult>() {
         @Override
@@ -88,14 +102,14 @@ final class MemcachedConnection {
         });
     }
 
-    /** Queues an operation and writes it, together with whatever else is queued. */
+    /** Queues an operation; writes the queue now if nothing is in flight, else leaves it to the I/O thread. */
     void send(Operation<?> operation) {
         operation.assignServer(server);
         pending.incrementAndGet();
         outbound.add(operation);
         State current = state;
         if (current == State.OPEN) {
-            flush();
+            flush(true);
         } else if (current == State.CLOSED) {
             failQueued(closeError);
         }
@@ -112,6 +126,16 @@ final class MemcachedConnection {
 
     boolean isOpen() {
         return state == State.OPEN;
+    }
+
+    /**
+     * Writes what callers queued if nothing has been written or answered for a while: a server
+     * that answers only once it has more requests (or a slow one) must not hold them back.
+     */
+    void drainIfStalled(long nowNanos) {
+        if (nowNanos - lastActiveNanos > STALL_NANOS) {
+            flush(false);
+        }
     }
 
     long idleNanos(long nowNanos) {
@@ -171,7 +195,7 @@ final class MemcachedConnection {
         }
         state = State.OPEN;
         pool.connected(this);
-        flush();
+        flush(true);
     }
 
     private void onClosed(MemcachedException error) {
@@ -180,10 +204,12 @@ final class MemcachedConnection {
         }
         boolean wasConnecting = state == State.CONNECTING;
         state = State.CLOSED;
-        failQueued(closeError);
+        // Leave the pool first: a caller whose operation fails below may retry at once and must
+        // not be routed to this connection again.
         if (poolNotified.compareAndSet(false, true)) {
             pool.closed(this, wasConnecting, closeError);
         }
+        failQueued(closeError);
     }
 
     private MemcachedException errorFor(CloseReason reason) {
@@ -201,8 +227,15 @@ final class MemcachedConnection {
                 + (cause != null ? ": " + cause.getMessage() : ""), cause);
     }
 
-    private void flush() {
-        while (!outbound.isEmpty() && state == State.OPEN && flushing.compareAndSet(false, true)) {
+    /**
+     * Drains the outbound queue unless another thread holds the flush flag. With {@code onlyWhenIdle}
+     * (a caller, or the first write after connecting) it stops as soon as something is in flight:
+     * the response to that ends a read batch, whose drain (on the I/O thread) writes what was
+     * queued meanwhile, in one write.
+     */
+    private void flush(boolean onlyWhenIdle) {
+        while (!outbound.isEmpty() && state == State.OPEN && (!onlyWhenIdle || inFlight.isEmpty())
+                && flushing.compareAndSet(false, true)) {
             try {
                 writeBatch();
             } catch (RuntimeException e) {
@@ -237,6 +270,7 @@ final class MemcachedConnection {
         batch.clear();
         buffer.flip();
         write(buffer);
+        lastActiveNanos = System.nanoTime();
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
