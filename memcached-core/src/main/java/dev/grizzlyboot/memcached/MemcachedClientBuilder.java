@@ -88,7 +88,10 @@ public final class MemcachedClientBuilder {
         return this;
     }
 
-    /** Consecutive connect failures or operation timeouts that mark a server failed (default 3). */
+    /**
+     * Consecutive connect failures, connections closed by the server (reset, end of stream) or
+     * operation timeouts that mark a server failed (default 3); any answer resets the count.
+     */
     public MemcachedClientBuilder failureThreshold(int failures) {
         this.failureThreshold = atLeastOne(failures, "failureThreshold");
         return this;

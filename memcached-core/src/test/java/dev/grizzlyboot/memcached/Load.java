@@ -27,6 +27,8 @@ final class Load {
     final AtomicLong misses = new AtomicLong();
     final AtomicLong wrongValues = new AtomicLong();
     final Map<Class<?>, AtomicLong> errors = new ConcurrentHashMap<>();
+    /** The first message of each error type, for assertion messages. */
+    final Map<Class<?>, String> firstErrors = new ConcurrentHashMap<>();
     final ConcurrentLinkedQueue<Long> errorTimes = new ConcurrentLinkedQueue<>();
     final LongAccumulator slowestMillis = new LongAccumulator(Math::max, 0);
     private final AtomicBoolean running = new AtomicBoolean(true);
@@ -88,6 +90,7 @@ final class Load {
             successes.incrementAndGet();
         } catch (MemcachedException e) {
             errors.computeIfAbsent(e.getClass(), c -> new AtomicLong()).incrementAndGet();
+            firstErrors.putIfAbsent(e.getClass(), e.getMessage());
             errorTimes.add(System.nanoTime());
         }
         slowestMillis.accumulate(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));

@@ -51,7 +51,7 @@ class ServerListChangeTest {
             awaitMoreSuccesses(load);
             load.stop();
 
-            assertThat(load.errors).as("errors").isEmpty();
+            assertThat(load.errors).as("errors: %s", load.firstErrors).isEmpty();
             assertThat(load.wrongValues.get()).isZero();
             assertThat(client.servers()).extracting(ServerAddress::toString).containsExactly(a.address(), c.address());
         }

@@ -7,7 +7,7 @@ import java.time.Duration;
  *
  * @param failover             whether a failed server leaves the ring (its keys go to the next servers)
  *                             rather than failing its keys' operations at once
- * @param failureThreshold     consecutive connect failures or timeouts that mark a server failed
+ * @param failureThreshold     consecutive connect failures, lost connections or timeouts that mark a server failed
  * @param firstProbeDelay      wait before the first health check of a failed server; doubles per failed check
  * @param maxProbeDelay        longest wait between health checks
  * @param probeTimeout         how long a health check may take

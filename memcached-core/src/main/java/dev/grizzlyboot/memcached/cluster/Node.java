@@ -15,8 +15,9 @@ import dev.grizzlyboot.memcached.protocol.SingleOperation;
 
 /**
  * One server of a {@link Cluster}: its connection pool, its weight, and its health. Counts
- * consecutive connect failures and timeouts (an answer resets the count), tells the cluster when
- * the count reaches the threshold, and while failed sends a health check with doubling delays.
+ * consecutive connect failures, connections lost to the server and timeouts (an answer resets the
+ * count), tells the cluster when the count reaches the threshold, and while failed sends a health
+ * check with doubling delays.
  *
  * <p>Threading: pool events arrive on I/O and sweeper threads; {@link #probeIfDue} runs on the
  * sweeper thread; status changes are made by the cluster under its lock.
@@ -79,6 +80,11 @@ final class Node implements PoolEvents {
 
     @Override
     public void connectFailed(MemcachedException error) {
+        failure(1, error);
+    }
+
+    @Override
+    public void connectionLost(MemcachedException error) {
         failure(1, error);
     }
 

@@ -13,8 +13,8 @@ import dev.grizzlyboot.memcached.protocol.Operation;
  * pending operations; when even that one has {@code pipelineDepth} pending and the pool is below
  * its maximum, another connection is opened. A lost connection is replaced on demand; while
  * connects fail, the pool backs off (doubling up to a cap) and fails operations at once instead
- * of letting each wait for a timeout. Connect failures, timeouts and answers are reported to
- * {@link PoolEvents} for failure detection. A {@linkplain #retire() retired} pool takes no new
+ * of letting each wait for a timeout. Connect failures, connections lost, timeouts and answers
+ * are reported to {@link PoolEvents} for failure detection. A {@linkplain #retire() retired} pool takes no new
  * connections and closes once nothing is pending.
  *
  * <p>Thread-safe: {@link #send} is lock-free; opening and removing connections take a lock.
@@ -184,7 +184,11 @@ public final class ConnectionPool {
         }
     }
 
-    void closed(MemcachedConnection connection, boolean whileConnecting, MemcachedException error) {
+    /**
+     * @param whileConnecting the connect attempt failed
+     * @param lostByPeer      an open connection was closed by the server or the network, not by this client
+     */
+    void closed(MemcachedConnection connection, boolean whileConnecting, boolean lostByPeer, MemcachedException error) {
         synchronized (lock) {
             remove(connection);
             if (whileConnecting) {
@@ -194,8 +198,12 @@ public final class ConnectionPool {
                 lastConnectError = error;
             }
         }
-        if (whileConnecting && !closed) {
-            events.connectFailed(error);
+        if (!closed && !retired) {
+            if (whileConnecting) {
+                events.connectFailed(error);
+            } else if (lostByPeer) {
+                events.connectionLost(error);
+            }
         }
     }
 

@@ -199,6 +199,8 @@ final class MemcachedConnection {
     }
 
     private void onClosed(MemcachedException error) {
+        // Every close this client makes goes through close(), which records its reason first.
+        boolean byPeer = closeError == null;
         if (closeError == null) {
             closeError = error;
         }
@@ -207,7 +209,7 @@ final class MemcachedConnection {
         // Leave the pool first: a caller whose operation fails below may retry at once and must
         // not be routed to this connection again.
         if (poolNotified.compareAndSet(false, true)) {
-            pool.closed(this, wasConnecting, closeError);
+            pool.closed(this, wasConnecting, byPeer && !wasConnecting, closeError);
         }
         failQueued(closeError);
     }

@@ -16,6 +16,10 @@ public interface PoolEvents {
         }
 
         @Override
+        public void connectionLost(MemcachedException error) {
+        }
+
+        @Override
         public void timedOut(int operations) {
         }
 
@@ -26,6 +30,9 @@ public interface PoolEvents {
 
     /** A connect attempt failed (refused, unreachable, or too slow). */
     void connectFailed(MemcachedException error);
+
+    /** An open connection was closed by the server or the network (reset, end of stream). */
+    void connectionLost(MemcachedException error);
 
     /** One sweep timed out {@code operations} operations waiting on this server. */
     void timedOut(int operations);

@@ -51,7 +51,7 @@ class BarrierFailureTest {
             child.kill();
             await().atMost(TestMember.AWAIT).until(() -> a.state().version() == 2 && b.state().version() == 2);
 
-            long commitAt = a.switchTo(2).commitAtMillis();
+            long commitAt = a.awaitSwitch(2).commitAtMillis();
             assertThat(commitAt - TestMember.COMMIT_DELAY.toMillis()).as("decided after the kill").isGreaterThanOrEqualTo(killedAt);
             assertThat(znodes.data("/grizzly-memcached/killed/barriers/2/decision"))
                     .contains("outcome=commit");
@@ -86,7 +86,7 @@ class BarrierFailureTest {
             // The stuck member's session expires too: it is dropped and the change commits.
             TestMember.expireSession(stuck, connect);
             await().atMost(TestMember.AWAIT).until(() -> a.state().version() == 2 && c.state().version() == 2);
-            assertSwitchedTogether(2, a.switchTo(2).commitAtMillis(), a, c);
+            assertSwitchedTogether(2, a.awaitSwitch(2).commitAtMillis(), a, c);
             assertThat(c.client.servers()).hasToString(memcached.addresses().toString());
         }
     }
@@ -117,7 +117,7 @@ class BarrierFailureTest {
                 stuck.close();
             }
             await().atMost(TestMember.AWAIT).until(() -> a.state().version() == 2 && b.state().version() == 2);
-            assertSwitchedTogether(2, a.switchTo(2).commitAtMillis(), a, b);
+            assertSwitchedTogether(2, a.awaitSwitch(2).commitAtMillis(), a, b);
             await().atMost(TestMember.AWAIT).until(() -> a.state().committedVersion() == 2);
         }
     }
@@ -147,7 +147,7 @@ class BarrierFailureTest {
             // And it takes part in the next change again.
             a.sync.proposeServers(before, 2);
             await().atMost(TestMember.AWAIT).until(() -> a.state().version() == 3 && away.state().version() == 3);
-            assertSwitchedTogether(3, a.switchTo(3).commitAtMillis(), a, away);
+            assertSwitchedTogether(3, a.awaitSwitch(3).commitAtMillis(), a, away);
         }
     }
 
@@ -192,7 +192,7 @@ class BarrierFailureTest {
 
                     stuck.close();
                     await().atMost(TestMember.AWAIT).until(() -> a.state().version() == 2 && late.state().version() == 2);
-                    assertSwitchedTogether(2, a.switchTo(2).commitAtMillis(), a, late);
+                    assertSwitchedTogether(2, a.awaitSwitch(2).commitAtMillis(), a, late);
                     assertThat(late.client.servers()).hasToString(memcached.addresses().toString());
                 }
             } finally {
@@ -210,7 +210,7 @@ class BarrierFailureTest {
         long first = Long.MAX_VALUE;
         long last = Long.MIN_VALUE;
         for (TestMember member : members) {
-            SyncState switched = member.switchTo(version);
+            SyncState switched = member.awaitSwitch(version);
             assertThat(switched).as("%s switched to %d", member.state().memberId(), version).isNotNull();
             assertThat(switched.commitAtMillis()).isEqualTo(commitAt);
             assertThat(switched.appliedAtMillis()).as("not before T").isGreaterThanOrEqualTo(commitAt);

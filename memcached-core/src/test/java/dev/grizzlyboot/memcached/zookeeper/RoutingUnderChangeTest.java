@@ -103,7 +103,7 @@ class RoutingUnderChangeTest {
             await().atMost(TestMember.AWAIT).until(() -> operations.get() > 2_000);
             members.get(2).sync.proposeServers(newList, 1);
             await().atMost(TestMember.AWAIT).until(() -> members.stream().allMatch(member -> member.state().version() == 2));
-            long commitAt = members.get(0).switchTo(2).commitAtMillis();
+            long commitAt = members.get(0).awaitSwitch(2).commitAtMillis();
             // Keep sampling a little past the switch.
             long sampledUntil = commitAt + 300;
             await().atMost(TestMember.AWAIT).until(() -> System.currentTimeMillis() > sampledUntil);
@@ -145,7 +145,7 @@ class RoutingUnderChangeTest {
                     switched = isNew;
                 }
                 assertThat(switched).as("m%d ends on the new ring", i).isTrue();
-                switchOffsets.add(members.get(i).switchTo(2).appliedAtMillis() - commitAt);
+                switchOffsets.add(members.get(i).awaitSwitch(2).appliedAtMillis() - commitAt);
             }
             log.info("{} operations under the change ({} failed); switch ms after T per client: {}", operations.get(),
                     failures.get(), switchOffsets);

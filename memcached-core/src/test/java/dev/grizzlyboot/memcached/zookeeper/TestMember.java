@@ -1,7 +1,10 @@
 package dev.grizzlyboot.memcached.zookeeper;
 
+import static org.awaitility.Awaitility.await;
+
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -59,9 +62,17 @@ final class TestMember implements AutoCloseable {
         return sync.state();
     }
 
-    /** The state reported when this member switched to {@code version}, or null. */
+    /** The state reported when this member switched to {@code version}, or null (so far). */
     SyncState switchTo(long version) {
         return switches.stream().filter(state -> state.version() == version).findFirst().orElse(null);
+    }
+
+    /**
+     * The state reported when this member switched to {@code version}, waiting up to {@link #AWAIT}:
+     * the listener runs just after the switch is visible in {@link #state()}.
+     */
+    SyncState awaitSwitch(long version) {
+        return await().atMost(AWAIT).until(() -> switchTo(version), Objects::nonNull);
     }
 
     @Override

@@ -57,12 +57,12 @@ class ZooKeeperServerListSyncTest {
 
             String[] childSwitch = child.awaitReport("APPLIED 2", TestMember.AWAIT);
             await().atMost(TestMember.AWAIT).until(() -> members.stream().allMatch(member -> member.switchTo(2) != null));
-            long commitAt = members.get(0).switchTo(2).commitAtMillis();
+            long commitAt = members.get(0).awaitSwitch(2).commitAtMillis();
             assertThat(Long.parseLong(childSwitch[1])).as("the child's T").isEqualTo(commitAt);
             List<Long> offsets = new ArrayList<>();
             offsets.add(Long.parseLong(childSwitch[0]) - commitAt);
             for (TestMember member : members) {
-                SyncState switched = member.switchTo(2);
+                SyncState switched = member.awaitSwitch(2);
                 assertThat(switched.commitAtMillis()).isEqualTo(commitAt);
                 offsets.add(switched.appliedAtMillis() - commitAt);
                 assertThat(member.client.servers()).hasToString(after.toString());
@@ -245,7 +245,7 @@ class ZooKeeperServerListSyncTest {
             a.sync.proposeServers(memcached.addresses().subList(0, 2), 1);
             await().atMost(TestMember.AWAIT).until(() -> a.state().version() == 2);
             // Far sooner than the prepare timeout: nobody waited for the member that left.
-            assertThat(a.switchTo(2).commitAtMillis() - proposedAt)
+            assertThat(a.awaitSwitch(2).commitAtMillis() - proposedAt)
                     .isLessThan(TestMember.COMMIT_DELAY.toMillis() + 2_000);
         }
     }
