@@ -205,19 +205,7 @@ public final class MemcachedClient implements AutoCloseable {
     }
 
     private <T> CompletableFuture<T> getFresh(String key, Transcoder<T> valueTranscoder) {
-        if (!near.enabled()) {
-            return single("get", key, k -> Request.keyed(Opcode.GET, k), valueOrNull(valueTranscoder));
-        }
-        long epoch = near.epoch();
-        return single("get", key, k -> Request.keyed(Opcode.GET, k), (response, operation) -> {
-            if (response.serverStatus() == ServerStatus.KEY_NOT_FOUND) {
-                return null;
-            }
-            requireOk(response, operation);
-            CachedData data = new CachedData(response.flags(), response.value());
-            near.loaded(key, data, epoch);
-            return valueTranscoder.decode(data);
-        });
+        return single("get", key, k -> Request.keyed(Opcode.GET, k), valueOrNull(valueTranscoder, key, near.epoch()));
     }
 
     /** The value of a key with its CAS token, or {@code null} if it is not stored. */
@@ -239,7 +227,7 @@ public final class MemcachedClient implements AutoCloseable {
     /** The value of a key, or {@code null}, and resets its expiry to {@code expiry} when found. */
     public CompletableFuture<Object> getAndTouch(String key, Duration expiry) {
         int wireExpiry = Expiry.toWire(expiry);
-        return single("getAndTouch", key, k -> Request.touch(Opcode.GAT, k, wireExpiry), valueOrNull(transcoder));
+        return single("getAndTouch", key, k -> Request.touch(Opcode.GAT, k, wireExpiry), valueOrNull(transcoder, null, 0));
     }
 
     /** Resets the expiry of a key; {@code false} if the key is not stored. */
@@ -354,10 +342,7 @@ public final class MemcachedClient implements AutoCloseable {
     public <T> CompletableFuture<BulkResult<T>> getMulti(Collection<String> keys, Transcoder<T> valueTranscoder) {
         if (!near.enabled()) {
             return bulk("getMulti", keys, (key, bytes) -> Request.keyed(Opcode.GETQ, bytes),
-                    (response, operation) -> response.ok()
-                            ? new KeyResult<>(Outcome.FOUND, decode(valueTranscoder, response), 0, null)
-                            : errorResult(response, operation),
-                    Outcome.NOT_FOUND, Routing.READ);
+                    foundOrError(valueTranscoder, 0), Outcome.NOT_FOUND, Routing.READ);
         }
         Map<String, KeyResult<T>> local = new LinkedHashMap<>();
         List<String> remote = new ArrayList<>();
@@ -369,17 +354,8 @@ public final class MemcachedClient implements AutoCloseable {
                 local.put(key, new KeyResult<>(Outcome.FOUND, valueTranscoder.decode(copy), 0, null));
             }
         }
-        long epoch = near.epoch();
-        BulkOperation.KeyHandler<T> loadLocally = (response, operation) -> {
-            if (!response.ok()) {
-                return errorResult(response, operation);
-            }
-            CachedData data = new CachedData(response.flags(), response.value());
-            near.loaded(operation.keyOf(response), data, epoch);
-            return new KeyResult<>(Outcome.FOUND, valueTranscoder.decode(data), 0, null);
-        };
-        return bulk("getMulti", remote, (key, bytes) -> Request.keyed(Opcode.GETQ, bytes), loadLocally,
-                Outcome.NOT_FOUND, Routing.READ).thenApply(fetched -> {
+        return bulk("getMulti", remote, (key, bytes) -> Request.keyed(Opcode.GETQ, bytes),
+                foundOrError(valueTranscoder, near.epoch()), Outcome.NOT_FOUND, Routing.READ).thenApply(fetched -> {
             Map<String, KeyResult<T>> ordered = new LinkedHashMap<>();
             for (String key : new LinkedHashSet<>(keys)) {
                 KeyResult<T> result = local.get(key);
@@ -504,11 +480,19 @@ public final class MemcachedClient implements AutoCloseable {
      */
     private <T> CompletableFuture<T> write(String name, String key, Function<byte[], Request> request,
             ResponseHandler<T> handler) {
-        if (near.enabled()) {
-            near.invalidate(key);
-            return replicatedWrite(name, key, request, handler).whenComplete((result, error) -> near.invalidate(key));
+        return invalidatingNear(List.of(key), () -> replicatedWrite(name, key, request, handler));
+    }
+
+    /**
+     * Runs a write of {@code keys}, dropping their near-cache copies before it is sent and again
+     * once it is answered (a read that raced the write cannot leave the old value behind).
+     */
+    private <R> CompletableFuture<R> invalidatingNear(Collection<String> keys, Supplier<CompletableFuture<R>> write) {
+        if (!near.enabled()) {
+            return write.get();
         }
-        return replicatedWrite(name, key, request, handler);
+        keys.forEach(near::invalidate);
+        return write.get().whenComplete((result, error) -> keys.forEach(near::invalidate));
     }
 
     private <T> CompletableFuture<T> replicatedWrite(String name, String key, Function<byte[], Request> request,
@@ -520,10 +504,8 @@ public final class MemcachedClient implements AutoCloseable {
             Request built = request.apply(Keys.encode(key));
             List<ConnectionPool> targets = cluster.writeTargets(key);
             SingleOperation<T> owner = new SingleOperation<>(name, key, built, timeoutNanos, handler);
-            if (!targets.get(0).trySend(owner)) {
-                // The owner was removed after the route was read: route by the current list.
-                cluster.writeTargets(key).get(0).send(owner);
-            }
+            // A key's owner is the server it is read from.
+            cluster.sendToReadTarget(key, owner);
             return sendToReplicas(name, key, built, targets).thenCompose(done -> owner.future());
         } catch (MemcachedException | IllegalArgumentException e) {
             return CompletableFuture.failedFuture(e);
@@ -563,8 +545,7 @@ public final class MemcachedClient implements AutoCloseable {
                 return write(name, key, request, handler);
             }
             // A CAS goes to the owner only (tokens differ per server); cas() copies a stored value to replicas.
-            near.invalidate(key);
-            return single(name, key, request, handler).whenComplete((result, error) -> near.invalidate(key));
+            return invalidatingNear(List.of(key), () -> single(name, key, request, handler));
         } catch (IllegalArgumentException e) {
             return CompletableFuture.failedFuture(e);
         }
@@ -614,12 +595,10 @@ public final class MemcachedClient implements AutoCloseable {
      */
     private <T> CompletableFuture<BulkResult<T>> bulk(String name, Collection<String> keys, KeyedRequest request,
             BulkOperation.KeyHandler<T> handler, Outcome silentOutcome, Routing routing) {
-        if (routing != Routing.READ && near.enabled()) {
-            keys.forEach(near::invalidate);
-            return sendBulk(name, keys, request, handler, silentOutcome, routing)
-                    .whenComplete((result, error) -> keys.forEach(near::invalidate));
+        if (routing == Routing.READ) {
+            return sendBulk(name, keys, request, handler, silentOutcome, routing);
         }
-        return sendBulk(name, keys, request, handler, silentOutcome, routing);
+        return invalidatingNear(keys, () -> sendBulk(name, keys, request, handler, silentOutcome, routing));
     }
 
     private <T> CompletableFuture<BulkResult<T>> sendBulk(String name, Collection<String> keys, KeyedRequest request,
@@ -706,13 +685,33 @@ public final class MemcachedClient implements AutoCloseable {
         });
     }
 
-    private static <T> ResponseHandler<T> valueOrNull(Transcoder<T> valueTranscoder) {
+    /**
+     * The value, or {@code null} on a miss; a value read for {@code nearKey} (not null) is offered
+     * to the near cache with the epoch taken before the read was sent.
+     */
+    private <T> ResponseHandler<T> valueOrNull(Transcoder<T> valueTranscoder, String nearKey, long epoch) {
         return (response, operation) -> {
             if (response.serverStatus() == ServerStatus.KEY_NOT_FOUND) {
                 return null;
             }
             requireOk(response, operation);
-            return decode(valueTranscoder, response);
+            CachedData data = stored(response);
+            if (nearKey != null) {
+                near.loaded(nearKey, data, epoch);
+            }
+            return valueTranscoder.decode(data);
+        };
+    }
+
+    /** A getMulti key's result; found values are offered to the near cache (a no-op without one). */
+    private <T> BulkOperation.KeyHandler<T> foundOrError(Transcoder<T> valueTranscoder, long epoch) {
+        return (response, operation) -> {
+            if (!response.ok()) {
+                return errorResult(response, operation);
+            }
+            CachedData data = stored(response);
+            near.loaded(operation.keyOf(response), data, epoch);
+            return new KeyResult<>(Outcome.FOUND, valueTranscoder.decode(data), 0, null);
         };
     }
 
@@ -737,7 +736,11 @@ public final class MemcachedClient implements AutoCloseable {
     }
 
     private static <T> T decode(Transcoder<T> valueTranscoder, Response response) {
-        return valueTranscoder.decode(new CachedData(response.flags(), response.value()));
+        return valueTranscoder.decode(stored(response));
+    }
+
+    private static CachedData stored(Response response) {
+        return new CachedData(response.flags(), response.value());
     }
 
     private static <T> KeyResult<T> errorResult(Response response, BulkOperation<T> operation) {

@@ -185,7 +185,7 @@ class FailoverTest {
         return client.ownerOf(key).toString();
     }
 
-    static String keyOwnedBy(MemcachedClient client, MemcachedProcess server) {
+    private static String keyOwnedBy(MemcachedClient client, MemcachedProcess server) {
         for (int i = 0; ; i++) {
             if (owner(client, "key-" + i).equals(server.address())) {
                 return "key-" + i;

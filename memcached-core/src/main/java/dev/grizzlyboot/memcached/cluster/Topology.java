@@ -17,12 +17,12 @@ final class Topology {
     private final boolean failover;
     private final int copies;
 
-    private Topology(List<Node> nodes, ClusterSettings settings) {
+    private Topology(List<Node> nodes, ClusterSettings settings, KetamaRing<Node> allOrNull) {
         this.nodes = List.copyOf(nodes);
         this.settings = settings;
         this.failover = settings.failover();
         this.copies = settings.replicas() + 1;
-        this.all = ring(this.nodes);
+        this.all = allOrNull != null ? allOrNull : ring(this.nodes);
         List<Node> active = new ArrayList<>();
         for (Node node : this.nodes) {
             if (!node.failed()) {
@@ -33,12 +33,12 @@ final class Topology {
     }
 
     static Topology of(List<Node> nodes, ClusterSettings settings) {
-        return new Topology(nodes, settings);
+        return new Topology(nodes, settings, null);
     }
 
-    /** The same servers, with the live ring recomputed after a status change. */
+    /** The same servers (and ring of all of them), with the live ring recomputed after a status change. */
     Topology withCurrentHealth() {
-        return new Topology(nodes, settings);
+        return new Topology(nodes, settings, all);
     }
 
     List<Node> nodes() {

@@ -9,25 +9,6 @@ import dev.grizzlyboot.memcached.MemcachedException;
  */
 public interface PoolEvents {
 
-    /** Reports nothing. */
-    PoolEvents NONE = new PoolEvents() {
-        @Override
-        public void connectFailed(MemcachedException error) {
-        }
-
-        @Override
-        public void connectionLost(MemcachedException error) {
-        }
-
-        @Override
-        public void timedOut(int operations) {
-        }
-
-        @Override
-        public void answered() {
-        }
-    };
-
     /** A connect attempt failed (refused, unreachable, or too slow). */
     void connectFailed(MemcachedException error);
 
