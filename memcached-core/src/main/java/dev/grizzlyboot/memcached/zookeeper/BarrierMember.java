@@ -228,7 +228,8 @@ final class BarrierMember implements AutoCloseable {
 
     private void reconcile() throws Exception {
         ensureStructure();
-        ServerList committed = read(znodes.committed(), null);
+        Stat committedStat = new Stat();
+        ServerList committed = read(znodes.committed(), committedStat);
         ServerList latest = read(znodes.servers(), null);
         if (committed == null) {
             if (!settings.preferRemoteList()) {
@@ -263,7 +264,7 @@ final class BarrierMember implements AutoCloseable {
             decideIfDue(latest);
         } else if (decision.commit()) {
             scheduleCommit(latest, decision);
-            writeCommittedIfApplied(latest, decision);
+            writeCommittedIfApplied(latest, decision, committedStat);
         } else {
             synchronized (lock) {
                 discardPending();
@@ -375,12 +376,8 @@ final class BarrierMember implements AutoCloseable {
     /** Builds the proposed ring (once per version); false if it cannot be built. */
     private boolean prepare(ServerList latest) {
         synchronized (lock) {
-            if (pending != null && pending.version == latest.version()) {
-                return true;
-            }
-            discardPending();
             try {
-                pending = new Pending(latest.version(), latest.servers(), client.prepareServers(latest.servers()));
+                pendingFor(latest);
                 return true;
             } catch (RuntimeException e) {
                 lastError = e;
@@ -440,13 +437,9 @@ final class BarrierMember implements AutoCloseable {
             if (version >= latest.version()) {
                 return;
             }
-            if (pending == null || pending.version != latest.version()) {
-                // joined or came back after the decision: build the ring now and still switch at T
-                discardPending();
-                pending = new Pending(latest.version(), latest.servers(), client.prepareServers(latest.servers()));
-            }
-            if (pending.task == null) {
-                Pending scheduled = pending;
+            // A member that joined or came back after the decision builds the ring now and still switches at T.
+            Pending scheduled = pendingFor(latest);
+            if (scheduled.task == null) {
                 long delay = decision.commitAtMillis() - System.currentTimeMillis();
                 phase = Phase.COMMIT_SCHEDULED;
                 scheduled.commitAtMillis = decision.commitAtMillis();
@@ -455,6 +448,15 @@ final class BarrierMember implements AutoCloseable {
                         latest.version(), decision.commitAtMillis(), delay);
             }
         }
+    }
+
+    /** The prepared change for {@code latest}, built now unless it already is. Caller holds lock. */
+    private Pending pendingFor(ServerList latest) {
+        if (pending == null || pending.version != latest.version()) {
+            discardPending();
+            pending = new Pending(latest.version(), latest.servers(), client.prepareServers(latest.servers()));
+        }
+        return pending;
     }
 
     private void commit(Pending scheduled) {
@@ -469,20 +471,19 @@ final class BarrierMember implements AutoCloseable {
         requestReconcile();
     }
 
-    /** The first member past T records the commit, so that later joiners start from it. */
-    private void writeCommittedIfApplied(ServerList latest, Decision decision) throws Exception {
+    /**
+     * The first member past T records the commit, so that later joiners start from it. Written
+     * against the {@code committed} version this pass read (older than {@code latest}): if another
+     * member got there first, the write fails and that is fine.
+     */
+    private void writeCommittedIfApplied(ServerList latest, Decision decision, Stat committedStat) throws Exception {
         synchronized (lock) {
             if (version < latest.version() || System.currentTimeMillis() < decision.commitAtMillis()) {
                 return;
             }
         }
-        Stat stat = new Stat();
-        ServerList committed = read(znodes.committed(), stat);
-        if (committed != null && committed.version() >= latest.version()) {
-            return;
-        }
         try {
-            curator.setData().withVersion(stat.getVersion()).forPath(znodes.committed(), latest.encode());
+            curator.setData().withVersion(committedStat.getVersion()).forPath(znodes.committed(), latest.encode());
         } catch (KeeperException.BadVersionException e) {
             return; // another member wrote it
         }
