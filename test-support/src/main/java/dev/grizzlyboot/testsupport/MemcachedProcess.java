@@ -113,8 +113,7 @@ public final class MemcachedProcess implements AutoCloseable {
         if (process == null) {
             return;
         }
-        process.destroyForcibly();
-        awaitExit();
+        ProcessSignals.kill(process);
         paused = false;
     }
 
@@ -127,7 +126,7 @@ public final class MemcachedProcess implements AutoCloseable {
             resume();
         }
         process.destroy();
-        awaitExit();
+        ProcessSignals.awaitExit(process);
     }
 
     /**
@@ -285,17 +284,6 @@ public final class MemcachedProcess implements AutoCloseable {
             return true;
         } catch (IOException e) {
             return false;
-        }
-    }
-
-    private void awaitExit() {
-        try {
-            if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                throw new IllegalStateException("memcached pid " + process.pid() + " did not exit");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for memcached to exit", e);
         }
     }
 

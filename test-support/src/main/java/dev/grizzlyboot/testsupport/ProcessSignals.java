@@ -10,13 +10,35 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
 
 /**
- * Pauses (SIGSTOP) and resumes (SIGCONT) a child process to play a hung server, for any server
- * the tests launch. {@link #pause} returns only once the process has really stopped. Stateless and
- * thread-safe.
+ * Kills (SIGKILL), pauses (SIGSTOP) and resumes (SIGCONT) a child process to play a dead or hung
+ * server, for any server the tests launch. {@link #kill} and {@link #pause} return only once the
+ * process has really exited or stopped. Stateless and thread-safe.
  */
 public final class ProcessSignals {
 
     private ProcessSignals() {
+    }
+
+    /** Sends SIGKILL (no shutdown of any kind) and waits for the process to exit. */
+    public static void kill(Process process) {
+        process.destroyForcibly();
+        awaitExit(process);
+    }
+
+    /**
+     * Waits up to 10 s for the process to exit (after a kill or a SIGTERM).
+     *
+     * @throws IllegalStateException if it does not
+     */
+    public static void awaitExit(Process process) {
+        try {
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("pid " + process.pid() + " did not exit");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for pid " + process.pid() + " to exit", e);
+        }
     }
 
     /**

@@ -48,15 +48,7 @@ final class ServerProcess implements AutoCloseable {
 
     /** SIGKILL: the kernel closes the process's sockets, nothing else happens. */
     void kill() {
-        process.destroyForcibly();
-        try {
-            if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                throw new IllegalStateException("server pid " + process.pid() + " did not exit");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        ProcessSignals.kill(process);
     }
 
     void pause() {

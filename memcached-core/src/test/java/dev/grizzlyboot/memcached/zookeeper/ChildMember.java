@@ -13,6 +13,8 @@ import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
+import dev.grizzlyboot.testsupport.ProcessSignals;
+
 /**
  * Runs {@link SyncMemberMain} in a separate JVM on the test class path and collects its
  * {@code @@} report lines.
@@ -40,10 +42,6 @@ final class ChildMember implements AutoCloseable {
         return new ChildMember(builder.start());
     }
 
-    long pid() {
-        return process.pid();
-    }
-
     /** The words after {@code @@ KIND}, once the child reports such a line (waits up to the deadline). */
     String[] awaitReport(String kind, Duration deadline) {
         await().atMost(deadline).until(() -> find(kind).isPresent());
@@ -55,8 +53,8 @@ final class ChildMember implements AutoCloseable {
     }
 
     /** Suspends the child (SIGSTOP): alive to ZooKeeper until its session times out, but mute. */
-    void pause() throws IOException, InterruptedException {
-        new ProcessBuilder("kill", "-STOP", Long.toString(process.pid())).inheritIO().start().waitFor();
+    void pause() {
+        ProcessSignals.pause(process);
     }
 
     @Override
