@@ -87,7 +87,9 @@ public final class ThriftProxyBuilder<T> {
         Map<String, CallOptions> options = new HashMap<>();
         for (Method method : iface.getMethods()) {
             String name = method.getName();
-            options.put(name, new CallOptions(idempotentMethods.contains(name), readTimeouts.get(name)));
+            if (idempotentMethods.contains(name) || readTimeouts.containsKey(name)) {
+                options.put(name, new CallOptions(idempotentMethods.contains(name), readTimeouts.get(name)));
+            }
         }
         ServiceProxy handler = new ServiceProxy(iface, clientConstructor(), serviceName, options, runner);
         return iface.cast(Proxy.newProxyInstance(iface.getClassLoader(), new Class<?>[] {iface}, handler));
