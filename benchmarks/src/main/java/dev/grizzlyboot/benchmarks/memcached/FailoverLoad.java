@@ -54,15 +54,10 @@ final class FailoverLoad {
                 Histogram own = new Histogram(2);
                 ThreadLocalRandom random = ThreadLocalRandom.current();
                 for (long begin = System.nanoTime(); begin < end; begin = System.nanoTime()) {
-                    String key = keys.key(random.nextInt(keys.size()));
                     boolean missed = false;
                     boolean failed = false;
                     try {
-                        if (random.nextBoolean()) {
-                            missed = client.get(key) == null;
-                        } else {
-                            client.set(key, keys.value());
-                        }
+                        missed = (random.nextBoolean() ? Workload.GET : Workload.SET).call(client, keys, random) > 0;
                     } catch (Exception e) {
                         failed = true;
                         firstError.compareAndSet(null, e.toString());
