@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import dev.grizzlyboot.memcached.MemcachedClient;
 import dev.grizzlyboot.testsupport.MemcachedExtension;
@@ -23,7 +21,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class TtlOnServerTest {
 
-    private static final Pattern REMAINING = Pattern.compile("^HD t(-?\\d+)$");
 
     @RegisterExtension
     static MemcachedExtension memcached = MemcachedExtension.server();
@@ -72,10 +69,7 @@ class TtlOnServerTest {
         List<Long> ttls = new ArrayList<>();
         for (int i = 0; i < entries; i++) {
             cache.put("key-" + i, "value");
-            String reply = server.textCommand("mg " + cache.memcachedKey("key-" + i) + " t").get(0);
-            Matcher matcher = REMAINING.matcher(reply);
-            assertThat(matcher.matches()).as("reply %s", reply).isTrue();
-            ttls.add(Long.parseLong(matcher.group(1)));
+            ttls.add(server.remainingTtl(cache.memcachedKey("key-" + i)));
         }
         return ttls;
     }

@@ -189,8 +189,6 @@ class SingleOperationsTest {
     }
 
     private static long ttlOnServer(String key) {
-        String reply = memcached.first().textCommand("mg " + key + " t").get(0);
-        assertThat(reply).startsWith("HD t");
-        return Long.parseLong(reply.substring("HD t".length()).trim());
+        return memcached.first().remainingTtl(key);
     }
 }

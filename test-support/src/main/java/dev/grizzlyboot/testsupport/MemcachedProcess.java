@@ -164,6 +164,20 @@ public final class MemcachedProcess implements AutoCloseable {
     }
 
     /**
+     * The seconds a stored key has left before it expires ({@code -1}: no expiry), as memcached's
+     * meta command {@code mg <key> t} reports them over the text protocol.
+     *
+     * @throws IllegalStateException if the key is not stored
+     */
+    public long remainingTtl(String key) {
+        String reply = textCommand("mg " + key + " t").get(0);
+        if (!reply.startsWith("HD t")) {
+            throw new IllegalStateException("mg " + key + " t answered '" + reply + "'");
+        }
+        return Long.parseLong(reply.substring("HD t".length()).trim());
+    }
+
+    /**
      * Sends one command over memcached's text protocol and returns the response lines, up to and
      * including the line that ends it (END, OK, STORED, HD, EN, VERSION ..., an error, a number).
      * This is a second, independent path to the server, used by tests as an oracle.
