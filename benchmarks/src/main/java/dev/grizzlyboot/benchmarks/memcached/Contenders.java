@@ -19,11 +19,8 @@ final class Contenders implements AutoCloseable {
 
     Contenders(ClientTarget target, BenchOptions options) throws Exception {
         try {
-            for (ClientFactory factory : inProcessFactories(options)) {
-                contenders.add(new InProcessContender(factory.open(target), "c" + contenders.size()));
-            }
-            if (wantsOriginal(options)) {
-                contenders.add(original(target, options, "c" + contenders.size()));
+            for (Opener opener : openers(options)) {
+                contenders.add(opener.open(target, "c" + contenders.size()));
             }
         } catch (Exception e) {
             close();
@@ -31,11 +28,28 @@ final class Contenders implements AutoCloseable {
         }
     }
 
+    /** Opens one contender against a target; {@code prefix} keeps its keys apart from the others'. */
+    @FunctionalInterface
+    interface Opener {
+        Contender open(ClientTarget target, String prefix) throws Exception;
+    }
+
     /**
-     * How to open each selected client that shares our classpath: ours (defaults, then tuned
-     * variants), then the peers.
+     * How to open each selected client, in table order: ours (defaults, then tuned variants), the
+     * peers on our classpath, then the original grizzly-memcached in its own JVM.
      */
-    static List<ClientFactory> inProcessFactories(BenchOptions options) {
+    static List<Opener> openers(BenchOptions options) {
+        List<Opener> openers = new ArrayList<>();
+        for (ClientFactory factory : inProcessFactories(options)) {
+            openers.add((target, prefix) -> new InProcessContender(factory.open(target), prefix));
+        }
+        if (options.wantsClient(ORIGINAL) && options.originalClasspath() != null) {
+            openers.add((target, prefix) -> new ChildProcessContender(options.originalClasspath(), ORIGINAL_MAIN, prefix, target));
+        }
+        return openers;
+    }
+
+    private static List<ClientFactory> inProcessFactories(BenchOptions options) {
         List<ClientFactory> factories = new ArrayList<>();
         if (options.wantsClient(OURS)) {
             factories.add(GrizzlyBootBench::defaults);
@@ -53,15 +67,6 @@ final class Contenders implements AutoCloseable {
             factories.add(FolsomBench::new);
         }
         return factories;
-    }
-
-    static boolean wantsOriginal(BenchOptions options) {
-        return options.wantsClient(ORIGINAL) && options.originalClasspath() != null;
-    }
-
-    /** Starts the child JVM of the original grizzly-memcached against the target. */
-    static Contender original(ClientTarget target, BenchOptions options, String prefix) throws Exception {
-        return new ChildProcessContender(options.originalClasspath(), ORIGINAL_MAIN, prefix, target);
     }
 
     List<Contender> all() {

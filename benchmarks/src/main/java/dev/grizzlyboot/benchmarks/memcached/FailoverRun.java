@@ -58,23 +58,11 @@ final class FailoverRun {
         }
     }
 
-    /** Opens one contender against the three servers. */
-    @FunctionalInterface
-    private interface Opener {
-        Contender open(ClientTarget target, String prefix) throws Exception;
-    }
-
     private FailoverRun() {
     }
 
     static void runAll(BenchOptions options) throws Exception {
-        List<Opener> openers = new ArrayList<>();
-        for (Contenders.ClientFactory factory : Contenders.inProcessFactories(options)) {
-            openers.add((target, prefix) -> new InProcessContender(factory.open(target), prefix));
-        }
-        if (Contenders.wantsOriginal(options)) {
-            openers.add((target, prefix) -> Contenders.original(target, options, prefix));
-        }
+        List<Contenders.Opener> openers = Contenders.openers(options);
         List<Result> results = new ArrayList<>();
         try (MemcachedServers servers = MemcachedServers.start(SERVERS, MemcachedBenchmark.MEMCACHED)) {
             ClientTarget target = ClientTarget.of(servers.addresses()).withOperationTimeout(options.failoverTimeout());
