@@ -32,7 +32,7 @@ final class CacheErrors {
     }
 
     /** Whether {@code error} (unwrapped) is a memcached failure to swallow; if so it is logged. */
-    boolean tolerate(String operation, Object key, Throwable error) {
+    private boolean tolerate(String operation, Object key, Throwable error) {
         if (propagate || !(error instanceof MemcachedException)) {
             return false;
         }

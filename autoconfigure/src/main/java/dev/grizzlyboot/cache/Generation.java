@@ -59,7 +59,8 @@ final class Generation {
     /** Bumps the generation in memcached (a clear) past every generation seen here, and adopts it at once. */
     CompletableFuture<Long> increment() {
         long sentAt = System.nanoTime();
-        long floor = lastKnown() == Long.MIN_VALUE ? Long.MIN_VALUE : lastKnown() + 1;
+        long last = lastKnown();
+        long floor = last == Long.MIN_VALUE ? last : last + 1;
         return client.incr(key, 1, System.currentTimeMillis(), NO_EXPIRY)
                 .thenCompose(value -> atLeast(value, floor))
                 .thenApply(value -> adopt(value, sentAt));
