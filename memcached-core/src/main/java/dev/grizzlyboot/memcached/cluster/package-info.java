@@ -1,4 +1,6 @@
 /**
- * Which server a key lives on: server addresses and the Ketama consistent-hashing ring.
+ * The client's view of its servers: addresses, each server's health and its changes, Ketama key
+ * naming, and prepared server-list changes that apply in one step. The routing itself lives in
+ * {@code dev.grizzlyboot.memcached.internal.cluster}.
  */
 package dev.grizzlyboot.memcached.cluster;

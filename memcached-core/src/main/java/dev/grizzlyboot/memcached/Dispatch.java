@@ -1,0 +1,231 @@
+package dev.grizzlyboot.memcached;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+import dev.grizzlyboot.memcached.cluster.ServerAddress;
+import dev.grizzlyboot.memcached.internal.cluster.Cluster;
+import dev.grizzlyboot.memcached.internal.connection.ConnectionPool;
+import dev.grizzlyboot.memcached.internal.protocol.BulkOperation;
+import dev.grizzlyboot.memcached.internal.protocol.Operation;
+import dev.grizzlyboot.memcached.internal.protocol.Request;
+import dev.grizzlyboot.memcached.internal.protocol.ResponseHandler;
+import dev.grizzlyboot.memcached.internal.protocol.SingleOperation;
+
+/**
+ * Where {@link MemcachedClient}'s requests go: one key's read target, a key's owner and replicas,
+ * one quiet batch per server for bulk calls, or every server. It builds the operations, hands them
+ * to the cluster's pools and turns routing failures into failed futures, so that every error
+ * reaches the caller through the returned future. Thread-safe (stateless apart from its settings).
+ */
+final class Dispatch {
+
+    /** Where a bulk call's keys go: the read target, every copy, or only the owner (CAS). */
+    enum Routing { READ, REPLICATED_WRITE, OWNER_WRITE }
+
+    /** Builds one key's request of a bulk call from the key and its encoded bytes. */
+    @FunctionalInterface
+    interface KeyedRequest {
+        Request create(String key, byte[] keyBytes);
+    }
+
+    private final Cluster cluster;
+    private final long timeoutNanos;
+    private final NearCache near;
+
+    Dispatch(Cluster cluster, long timeoutNanos, NearCache near) {
+        this.cluster = cluster;
+        this.timeoutNanos = timeoutNanos;
+        this.near = near;
+    }
+
+    /** Sends one request to the server a key is read from. */
+    <T> CompletableFuture<T> single(String name, String key, Function<byte[], Request> request, ResponseHandler<T> handler) {
+        try {
+            SingleOperation<T> operation = new SingleOperation<>(name, key, request.apply(Keys.encode(key)), timeoutNanos, handler);
+            cluster.sendToReadTarget(key, operation);
+            return operation.future();
+        } catch (MemcachedException | IllegalArgumentException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /**
+     * Sends one request to a key's owner and, with replicas, the same request to each replica.
+     * The owner's answer is the result; it is given once the replicas have answered too, so that
+     * a completed write is on every copy that could take it.
+     */
+    <T> CompletableFuture<T> write(String name, String key, Function<byte[], Request> request, ResponseHandler<T> handler) {
+        return invalidatingNear(List.of(key), () -> replicatedWrite(name, key, request, handler));
+    }
+
+    /** Sends a write to a key's owner only (a CAS: tokens differ per server), dropping the near-cache copy. */
+    <T> CompletableFuture<T> ownerWrite(String name, String key, Function<byte[], Request> request, ResponseHandler<T> handler) {
+        return invalidatingNear(List.of(key), () -> single(name, key, request, handler));
+    }
+
+    /** Sends a request to a key's replicas only (the owner already has the write). */
+    CompletableFuture<Void> copyToReplicas(String name, String key, Function<byte[], Request> request) {
+        try {
+            return sendToReplicas(name, key, request.apply(Keys.encode(key)), cluster.writeTargets(key));
+        } catch (MemcachedException | IllegalArgumentException e) {
+            return CompletableFuture.completedFuture(null);
+        }
+    }
+
+    /**
+     * Groups keys by server, sends one quiet batch per server (all at once), and reports every key.
+     * A key that cannot be sent (bad key, too large, no server) or whose batch fails gets an
+     * {@link Outcome#ERROR}; the other keys are unaffected. Writes with replicas also go to each
+     * key's replicas; the owner's outcome is the one reported.
+     */
+    <T> CompletableFuture<BulkResult<T>> bulk(String name, Collection<String> keys, KeyedRequest request,
+            BulkOperation.KeyHandler<T> handler, Outcome silentOutcome, Routing routing) {
+        if (routing == Routing.READ) {
+            return sendBulk(name, keys, request, handler, silentOutcome, routing);
+        }
+        return invalidatingNear(keys, () -> sendBulk(name, keys, request, handler, silentOutcome, routing));
+    }
+
+    /** Sends the same kind of request to every server and collects the answers in list order. */
+    <T> CompletableFuture<Map<ServerAddress, T>> everyServer(String name, Supplier<Request> request, ResponseHandler<T> handler) {
+        return everyServer(() -> new SingleOperation<>(name, null, request.get(), timeoutNanos, handler));
+    }
+
+    /** Sends one operation (a new one per server, from {@code operations}) to every server. */
+    <T> CompletableFuture<Map<ServerAddress, T>> everyServer(Supplier<Operation<T>> operations) {
+        Map<ServerAddress, CompletableFuture<T>> futures = new LinkedHashMap<>();
+        cluster.pools().forEach((server, pool) -> {
+            Operation<T> operation = operations.get();
+            pool.send(operation);
+            futures.put(server, operation.future());
+        });
+        return CompletableFuture.allOf(futures.values().toArray(CompletableFuture[]::new)).thenApply(done -> {
+            Map<ServerAddress, T> answers = new LinkedHashMap<>();
+            futures.forEach((server, future) -> answers.put(server, future.join()));
+            return answers;
+        });
+    }
+
+    long timeoutNanos() {
+        return timeoutNanos;
+    }
+
+    /**
+     * Runs a write of {@code keys}, dropping their near-cache copies before it is sent and again
+     * once it is answered (a read that raced the write cannot leave the old value behind).
+     */
+    private <R> CompletableFuture<R> invalidatingNear(Collection<String> keys, Supplier<CompletableFuture<R>> write) {
+        if (!near.enabled()) {
+            return write.get();
+        }
+        keys.forEach(near::invalidate);
+        return write.get().whenComplete((result, error) -> keys.forEach(near::invalidate));
+    }
+
+    private <T> CompletableFuture<T> replicatedWrite(String name, String key, Function<byte[], Request> request,
+            ResponseHandler<T> handler) {
+        if (!cluster.replicated()) {
+            return single(name, key, request, handler);
+        }
+        try {
+            Request built = request.apply(Keys.encode(key));
+            List<ConnectionPool> targets = cluster.writeTargets(key);
+            SingleOperation<T> owner = new SingleOperation<>(name, key, built, timeoutNanos, handler);
+            // A key's owner is the server it is read from.
+            cluster.sendToReadTarget(key, owner);
+            return sendToReplicas(name, key, built, targets).thenCompose(done -> owner.future());
+        } catch (MemcachedException | IllegalArgumentException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /** A replica that misses a write is no error of the caller's: its copy is a best effort. */
+    private CompletableFuture<Void> sendToReplicas(String name, String key, Request request, List<ConnectionPool> targets) {
+        if (targets.size() == 1) {
+            return CompletableFuture.completedFuture(null);
+        }
+        CompletableFuture<?>[] copies = new CompletableFuture<?>[targets.size() - 1];
+        for (int i = 1; i < targets.size(); i++) {
+            SingleOperation<Object> copy = new SingleOperation<>(name + " (replica)", key, request, timeoutNanos,
+                    (response, operation) -> null);
+            targets.get(i).send(copy);
+            copies[i - 1] = copy.future().exceptionally(error -> null);
+        }
+        return CompletableFuture.allOf(copies);
+    }
+
+    private <T> CompletableFuture<BulkResult<T>> sendBulk(String name, Collection<String> keys, KeyedRequest request,
+            BulkOperation.KeyHandler<T> handler, Outcome silentOutcome, Routing routing) {
+        List<String> unique = new ArrayList<>(keys instanceof Set<?> ? keys : new LinkedHashSet<>(keys));
+        @SuppressWarnings("unchecked")
+        KeyResult<T>[] results = new KeyResult[unique.size()];
+        boolean replicated = routing == Routing.REPLICATED_WRITE && cluster.replicated();
+        Map<ConnectionPool, Batch> batches = new IdentityHashMap<>();
+        for (int i = 0; i < results.length; i++) {
+            String key = unique.get(i);
+            try {
+                Request built = request.create(key, Keys.encode(key));
+                if (replicated) {
+                    List<ConnectionPool> targets = cluster.writeTargets(key);
+                    for (int t = 0; t < targets.size(); t++) {
+                        batches.computeIfAbsent(targets.get(t), pool -> new Batch()).add(i, key, built, t == 0);
+                    }
+                } else {
+                    batches.computeIfAbsent(cluster.readTarget(key), pool -> new Batch()).add(i, key, built, true);
+                }
+            } catch (MemcachedException e) {
+                results[i] = new KeyResult<>(Outcome.ERROR, null, 0, e);
+            }
+        }
+        CompletableFuture<?>[] sent = new CompletableFuture<?>[batches.size()];
+        int next = 0;
+        for (Map.Entry<ConnectionPool, Batch> entry : batches.entrySet()) {
+            Batch batch = entry.getValue();
+            BulkOperation<T> operation = new BulkOperation<>(name, batch.keys,
+                    batch.requests.toArray(Request[]::new), timeoutNanos, handler, silentOutcome);
+            entry.getKey().send(operation);
+            // Each batch writes only its own keys' slots; allOf orders those writes before the read below.
+            sent[next++] = operation.future().handle((batchResults, error) -> {
+                for (int j = 0; j < batch.keys.size(); j++) {
+                    if (batch.owner.get(j)) {
+                        results[batch.index.get(j)] = error == null ? batchResults[j]
+                                : new KeyResult<>(Outcome.ERROR, null, 0, Answers.asMemcached(error));
+                    }
+                }
+                return null;
+            });
+        }
+        return CompletableFuture.allOf(sent).thenApply(done -> {
+            Map<String, KeyResult<T>> ordered = new LinkedHashMap<>(results.length * 4 / 3 + 1);
+            for (int i = 0; i < results.length; i++) {
+                ordered.put(unique.get(i), results[i]);
+            }
+            return new BulkResult<>(ordered);
+        });
+    }
+
+    /** The keys and requests of one server's share of a bulk call. */
+    private static final class Batch {
+        final List<Integer> index = new ArrayList<>();
+        final List<String> keys = new ArrayList<>();
+        final List<Request> requests = new ArrayList<>();
+        final List<Boolean> owner = new ArrayList<>();
+
+        void add(int keyIndex, String key, Request request, boolean isOwner) {
+            index.add(keyIndex);
+            keys.add(key);
+            requests.add(request);
+            owner.add(isOwner);
+        }
+    }
+}

@@ -1,0 +1,330 @@
+package dev.grizzlyboot.memcached.internal.cluster;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import dev.grizzlyboot.memcached.MemcachedException;
+import dev.grizzlyboot.memcached.cluster.ServerAddress;
+import dev.grizzlyboot.memcached.cluster.ServerListChange;
+import dev.grizzlyboot.memcached.cluster.ServerState;
+import dev.grizzlyboot.memcached.cluster.ServerStateListener;
+import dev.grizzlyboot.memcached.internal.connection.ConnectionPool;
+import dev.grizzlyboot.memcached.internal.connection.PoolEvents;
+import dev.grizzlyboot.memcached.internal.protocol.Operation;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The servers of one client and where each key goes: a {@link Topology} that is replaced whole
+ * (on a server list change, or when a server is marked failed or comes back), so routing never
+ * takes a lock and never sees half a change. Owns the servers' connection pools, retires removed
+ * ones once their pending requests finish, and probes failed servers for failback.
+ *
+ * <p>Thread-safe: routing reads a volatile snapshot; changes serialize on one lock. Internal:
+ * public only for the client's other packages; users reach it through {@code MemcachedClient}.
+ */
+public final class Cluster implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(Cluster.class);
+
+    private final ClusterSettings settings;
+    private final PoolFactory pools;
+    private final Map<ServerAddress, Integer> weights;
+    private final long retireGraceNanos;
+    private final Object lock = new Object();
+    private final Set<Node> retiring = ConcurrentHashMap.newKeySet();
+    private final Set<Node> preparing = ConcurrentHashMap.newKeySet();
+    private final List<ServerStateListener> listeners = new CopyOnWriteArrayList<>();
+    private volatile Topology topology;
+    private volatile boolean closed;
+
+    /**
+     * Connects to {@code servers} (each with the weight in {@code weights}, default 1; the weights
+     * also apply when a server joins later).
+     *
+     * @param retireGrace how long a removed server's pending requests may take before its
+     *                    connections close anyway; they close no sooner than half of it
+     */
+    public Cluster(List<ServerAddress> servers, Map<ServerAddress, Integer> weights, ClusterSettings settings,
+            PoolFactory pools, java.time.Duration retireGrace) {
+        this.settings = settings;
+        this.pools = pools;
+        this.retireGraceNanos = retireGrace.toNanos();
+        this.weights = new ConcurrentHashMap<>(weights);
+        List<Node> nodes = new ArrayList<>();
+        for (ServerAddress server : distinct(servers)) {
+            nodes.add(newNode(server));
+        }
+        this.topology = Topology.of(nodes, settings);
+    }
+
+    /** The pool to read a key from. */
+    public ConnectionPool readTarget(String key) {
+        return topology.readTarget(key).pool();
+    }
+
+    /**
+     * Sends an operation to the server a key is read from. If that server was removed after the
+     * route was read and can no longer take it, routes once more by the current list.
+     */
+    public void sendToReadTarget(String key, Operation<?> operation) {
+        if (!readTarget(key).trySend(operation)) {
+            readTarget(key).send(operation);
+        }
+    }
+
+    /** The pools a write of a key goes to, the key's owner first. */
+    public List<ConnectionPool> writeTargets(String key) {
+        List<Node> nodes = topology.writeTargets(key);
+        List<ConnectionPool> targets = new ArrayList<>(nodes.size());
+        for (Node node : nodes) {
+            targets.add(node.pool());
+        }
+        return targets;
+    }
+
+    /** Whether writes go to more than one server. */
+    public boolean replicated() {
+        return settings.replicas() > 0;
+    }
+
+    /** Every server's pool, in list order. */
+    public Map<ServerAddress, ConnectionPool> pools() {
+        Map<ServerAddress, ConnectionPool> result = new LinkedHashMap<>();
+        for (Node node : topology.nodes()) {
+            result.put(node.address(), node.pool());
+        }
+        return result;
+    }
+
+    /** The servers, in list order. */
+    public List<ServerAddress> servers() {
+        return topology.nodes().stream().map(Node::address).toList();
+    }
+
+    /** The server a key is read from now (its owner, or where failover sends it). */
+    public ServerAddress serverFor(String key) {
+        return topology.readTarget(key).address();
+    }
+
+    /** The server that owns a key by the server list alone, ignoring failures. */
+    public ServerAddress ownerOf(String key) {
+        return topology.owner(key).address();
+    }
+
+    /**
+     * Each server's health, in list order. Taken under the lock that status changes hold, so a
+     * server reported failed is already out of the routing (and one reported back is in it).
+     */
+    public List<ServerState> states() {
+        synchronized (lock) {
+            return topology.nodes().stream().map(Node::state).toList();
+        }
+    }
+
+    /** Registers a listener for servers marked failed or back. */
+    public void addListener(ServerStateListener listener) {
+        listeners.add(listener);
+    }
+
+    /** Removes a listener. */
+    public void removeListener(ServerStateListener listener) {
+        listeners.remove(listener);
+    }
+
+    /**
+     * Opens connections to the servers of a new list that are not in use yet and returns the
+     * change, ready to {@linkplain ServerListChange#apply() apply} in one step.
+     *
+     * @throws IllegalArgumentException if the list is empty
+     */
+    public ServerListChange prepare(Collection<ServerAddress> servers) {
+        List<ServerAddress> list = distinct(servers);
+        if (list.isEmpty()) {
+            throw new IllegalArgumentException("a memcached client needs at least one server");
+        }
+        synchronized (lock) {
+            requireOpen();
+            Topology current = topology;
+            List<Node> nodes = new ArrayList<>();
+            for (ServerAddress server : list) {
+                Node existing = current.node(server);
+                if (existing == null) {
+                    existing = newNode(server);
+                    preparing.add(existing);
+                }
+                nodes.add(existing);
+            }
+            return new PreparedServerList(this, Topology.of(nodes, settings));
+        }
+    }
+
+    /** Replaces the server list at once: prepare and apply. */
+    public void setServers(Collection<ServerAddress> servers) {
+        prepare(servers).apply();
+    }
+
+    /** Adds a server with a weight; no change if it is already there. */
+    public void addServer(ServerAddress server, int weight) {
+        synchronized (lock) {
+            requireOpen();
+            Topology current = topology;
+            if (current.node(server) != null) {
+                return;
+            }
+            weights.put(server, weight);
+            List<Node> nodes = new ArrayList<>(current.nodes());
+            nodes.add(newNode(server));
+            publish(Topology.of(nodes, settings), current);
+        }
+    }
+
+    /**
+     * Removes a server; its connections close once their pending requests finish.
+     *
+     * @throws IllegalArgumentException if it is the last server
+     */
+    public void removeServer(ServerAddress server) {
+        synchronized (lock) {
+            Topology current = topology;
+            List<Node> nodes = new ArrayList<>(current.nodes());
+            nodes.removeIf(node -> node.address().equals(server));
+            if (nodes.size() == current.nodes().size()) {
+                return;
+            }
+            if (nodes.isEmpty()) {
+                throw new IllegalArgumentException("cannot remove " + server + ": it is the last server");
+            }
+            publish(Topology.of(nodes, settings), current);
+        }
+    }
+
+    /** Runs on the sweeper thread: times out requests, maintains pools, probes failed servers, closes drained ones. */
+    public void maintain(long nowNanos) {
+        for (Node node : topology.nodes()) {
+            node.pool().maintain(nowNanos);
+            node.probeIfDue(nowNanos);
+        }
+        for (Node node : preparing) {
+            node.pool().maintain(nowNanos);
+        }
+        retiring.removeIf(node -> node.drained(nowNanos, retireGraceNanos / 2, retireGraceNanos));
+    }
+
+    @Override
+    public void close() {
+        List<Node> nodes = new ArrayList<>();
+        synchronized (lock) {
+            closed = true;
+            nodes.addAll(topology.nodes());
+            nodes.addAll(preparing);
+            nodes.addAll(retiring);
+            preparing.clear();
+            retiring.clear();
+        }
+        nodes.forEach(node -> node.pool().close());
+    }
+
+    /** Applies a prepared change: the nodes it opened join, the servers it lacks retire. */
+    void apply(Topology prepared) {
+        synchronized (lock) {
+            requireOpen();
+            Topology current = topology;
+            List<Node> nodes = new ArrayList<>();
+            for (Node node : prepared.nodes()) {
+                Node existing = current.node(node.address());
+                nodes.add(existing != null ? existing : node);
+                preparing.remove(node);
+                if (existing != null && existing != node) {
+                    node.pool().close();
+                }
+            }
+            publish(Topology.of(nodes, settings), current);
+        }
+    }
+
+    /** Drops a prepared change: closes the connections it opened that no applied list uses. */
+    void discard(Topology prepared) {
+        synchronized (lock) {
+            for (Node node : prepared.nodes()) {
+                if (preparing.remove(node)) {
+                    node.pool().close();
+                }
+            }
+        }
+    }
+
+    void markFailed(Node node, Exception error) {
+        if (changeStatus(node, ServerState.Status.FAILED)) {
+            log.warn("memcached server {} marked failed{}: {}", node.address(),
+                    settings.failover() ? " and taken out of the ring" : "", error.getMessage());
+        }
+    }
+
+    void markActive(Node node) {
+        if (changeStatus(node, ServerState.Status.ACTIVE)) {
+            log.info("memcached server {} answers again and is back in the ring", node.address());
+        }
+    }
+
+    private boolean changeStatus(Node node, ServerState.Status status) {
+        ServerState changed;
+        synchronized (lock) {
+            Topology current = topology;
+            if (closed || current.node(node.address()) != node || node.state().status() == status) {
+                return false;
+            }
+            node.changeStatus(status, System.nanoTime());
+            topology = current.withCurrentHealth();
+            changed = node.state();
+        }
+        for (ServerStateListener listener : listeners) {
+            try {
+                listener.stateChanged(changed);
+            } catch (RuntimeException e) {
+                log.warn("server state listener {} failed", listener, e);
+            }
+        }
+        return true;
+    }
+
+    private void publish(Topology next, Topology previous) {
+        topology = next;
+        long now = System.nanoTime();
+        for (Node node : previous.nodes()) {
+            if (next.node(node.address()) != node) {
+                node.retire(now);
+                retiring.add(node);
+            }
+        }
+    }
+
+    private Node newNode(ServerAddress server) {
+        return new Node(server, weights.getOrDefault(server, 1), this, settings, pools);
+    }
+
+    private void requireOpen() {
+        if (closed) {
+            throw new IllegalStateException("the memcached client is closed");
+        }
+    }
+
+    private static List<ServerAddress> distinct(Collection<ServerAddress> servers) {
+        return List.copyOf(new LinkedHashSet<>(servers));
+    }
+
+    /** Makes the connection pool for a server, reporting to the given events. */
+    @FunctionalInterface
+    public interface PoolFactory {
+
+        /** A new pool for {@code server} whose health events go to {@code events}. */
+        ConnectionPool create(ServerAddress server, PoolEvents events);
+    }
+}

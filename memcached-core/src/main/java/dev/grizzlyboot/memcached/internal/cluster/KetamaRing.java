@@ -1,0 +1,168 @@
+package dev.grizzlyboot.memcached.internal.cluster;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Ketama consistent hashing: each server owns points on a ring of 32-bit hashes (MD5 of
+ * {@code host:port-i}, four points per digest; 160 per server when weights are equal, in
+ * proportion to weight otherwise); a key belongs to the first point at or after its own hash.
+ * This is spymemcached's KETAMA layout (and libmemcached's for equal weights), so the same server
+ * list sends a key to the same server in those clients. Immutable and thread-safe.
+ *
+ * @param <S> what a point leads to (a server node, or just its name)
+ */
+public final class KetamaRing<S> {
+
+    private static final int POINTS_PER_SERVER = 160;
+    private static final ThreadLocal<MessageDigest> MD5 = ThreadLocal.withInitial(() -> {
+        try {
+            return MessageDigest.getInstance("MD5");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("the JDK always has MD5", e);
+        }
+    });
+
+    private final long[] points;
+    private final Object[] owners;
+    private final int servers;
+
+    private KetamaRing(long[] points, Object[] owners, int servers) {
+        this.points = points;
+        this.owners = owners;
+        this.servers = servers;
+    }
+
+    /**
+     * Builds the ring for servers of equal weight.
+     *
+     * @param names  each server's canonical {@code host:port}
+     * @param owners what each name leads to, index for index
+     */
+    public static <S> KetamaRing<S> of(List<String> names, List<S> owners) {
+        return of(names, owners, Collections.nCopies(names.size(), 1));
+    }
+
+    /**
+     * Builds the ring for weighted servers: a server's share of points is its weight over the
+     * total, computed as spymemcached does so that weighted rings agree with it too.
+     *
+     * @param names   each server's canonical {@code host:port}
+     * @param owners  what each name leads to, index for index
+     * @param weights each server's weight (at least 1), index for index
+     */
+    public static <S> KetamaRing<S> of(List<String> names, List<S> owners, List<Integer> weights) {
+        if (names.isEmpty()) {
+            throw new IllegalArgumentException("a ring needs at least one server");
+        }
+        if (names.size() != owners.size() || names.size() != weights.size()) {
+            throw new IllegalArgumentException("names, owners and weights differ in length");
+        }
+        long totalWeight = 0;
+        for (int weight : weights) {
+            if (weight < 1) {
+                throw new IllegalArgumentException("server weights must be >= 1, got " + weights);
+            }
+            totalWeight += weight;
+        }
+        List<long[]> entries = new ArrayList<>(names.size() * POINTS_PER_SERVER);
+        for (int server = 0; server < names.size(); server++) {
+            float share = (float) weights.get(server) / (float) totalWeight;
+            int repetitions = (int) Math.floor(share * (float) POINTS_PER_SERVER / 4 * (float) names.size() + 0.0000000001) * 4;
+            for (int i = 0; i < repetitions / 4; i++) {
+                byte[] digest = md5(names.get(server) + "-" + i);
+                for (int h = 0; h < 4; h++) {
+                    entries.add(new long[] {point(digest, h), server});
+                }
+            }
+        }
+        // Equal points: the server listed last wins, as in spymemcached, whose later put replaces the earlier.
+        entries.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
+        long[] points = new long[entries.size()];
+        Object[] pointOwners = new Object[entries.size()];
+        int size = 0;
+        for (long[] entry : entries) {
+            if (size > 0 && points[size - 1] == entry[0]) {
+                pointOwners[size - 1] = owners.get((int) entry[1]);
+                continue;
+            }
+            points[size] = entry[0];
+            pointOwners[size] = owners.get((int) entry[1]);
+            size++;
+        }
+        Set<Object> distinct = Collections.newSetFromMap(new IdentityHashMap<>());
+        distinct.addAll(Arrays.asList(pointOwners).subList(0, size));
+        return new KetamaRing<>(Arrays.copyOf(points, size), Arrays.copyOf(pointOwners, size), distinct.size());
+    }
+
+    /** The owner of a key. */
+    @SuppressWarnings("unchecked")
+    public S locate(String key) {
+        if (servers == 1) {
+            return (S) owners[0];
+        }
+        return (S) owners[indexOf(key)];
+    }
+
+    /**
+     * The first {@code count} distinct owners met walking clockwise from a key's point (fewer
+     * when the ring has fewer servers): the key's owner first, then where its replicas go.
+     */
+    @SuppressWarnings("unchecked")
+    public List<S> locate(String key, int count) {
+        int wanted = Math.min(count, servers);
+        List<S> found = new ArrayList<>(wanted);
+        int index = servers == 1 ? 0 : indexOf(key);
+        for (int step = 0; step < owners.length && found.size() < wanted; step++) {
+            S owner = (S) owners[(index + step) % owners.length];
+            if (!containsSame(found, owner)) {
+                found.add(owner);
+            }
+        }
+        return found;
+    }
+
+    /** How many distinct servers own points. */
+    public int servers() {
+        return servers;
+    }
+
+    private int indexOf(String key) {
+        long hash = point(md5(key), 0);
+        int index = Arrays.binarySearch(points, hash);
+        if (index < 0) {
+            index = -index - 1;
+            if (index == points.length) {
+                index = 0;
+            }
+        }
+        return index;
+    }
+
+    private static boolean containsSame(List<?> list, Object candidate) {
+        for (Object element : list) {
+            if (element == candidate) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static long point(byte[] digest, int h) {
+        return ((long) (digest[3 + h * 4] & 0xFF) << 24)
+                | ((long) (digest[2 + h * 4] & 0xFF) << 16)
+                | ((long) (digest[1 + h * 4] & 0xFF) << 8)
+                | (digest[h * 4] & 0xFF);
+    }
+
+    private static byte[] md5(String text) {
+        return MD5.get().digest(text.getBytes(StandardCharsets.UTF_8));
+    }
+}

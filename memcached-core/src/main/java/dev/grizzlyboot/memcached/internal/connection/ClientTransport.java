@@ -1,0 +1,93 @@
+package dev.grizzlyboot.memcached.internal.connection;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.SocketAddress;
+
+import dev.grizzlyboot.memcached.IoStrategy;
+import dev.grizzlyboot.memcached.internal.protocol.BinaryProtocolFilter;
+import org.glassfish.grizzly.CompletionHandler;
+import org.glassfish.grizzly.Connection;
+import org.glassfish.grizzly.IOStrategy;
+import org.glassfish.grizzly.asyncqueue.AsyncQueueWriter;
+import org.glassfish.grizzly.filterchain.FilterChainBuilder;
+import org.glassfish.grizzly.filterchain.TransportFilter;
+import org.glassfish.grizzly.memory.MemoryManager;
+import org.glassfish.grizzly.nio.transport.TCPNIOTransport;
+import org.glassfish.grizzly.nio.transport.TCPNIOTransportBuilder;
+import org.glassfish.grizzly.strategies.LeaderFollowerNIOStrategy;
+import org.glassfish.grizzly.strategies.SameThreadIOStrategy;
+import org.glassfish.grizzly.strategies.WorkerThreadIOStrategy;
+import org.glassfish.grizzly.threadpool.ThreadPoolConfig;
+
+/**
+ * The Grizzly TCP transport one client shares across all its servers: selector threads, the
+ * I/O strategy and the filter chain (transport, read-batch end hook, binary codec, response
+ * dispatch). Thread-safe.
+ * Internal.
+ */
+public final class ClientTransport implements AutoCloseable {
+
+    private final TCPNIOTransport transport;
+
+    public ClientTransport(IoStrategy ioStrategy, int ioThreads, int workerThreads, int maxResponseBodyLength) {
+        FilterChainBuilder chain = FilterChainBuilder.stateless()
+                .add(new TransportFilter())
+                .add(new ReadBatchEndFilter())
+                .add(new BinaryProtocolFilter(maxResponseBodyLength))
+                .add(new ResponseDispatchFilter());
+        TCPNIOTransportBuilder builder = TCPNIOTransportBuilder.newInstance()
+                .setName("grizzly-memcached")
+                .setIOStrategy(grizzlyStrategy(ioStrategy))
+                .setSelectorRunnersCount(ioThreads)
+                .setSelectorThreadPoolConfig(threads("grizzly-memcached-io", ioThreads))
+                .setTcpNoDelay(true)
+                .setKeepAlive(true);
+        if (ioStrategy != IoStrategy.SAME_THREAD) {
+            builder.setWorkerThreadPoolConfig(threads("grizzly-memcached-worker", workerThreads));
+        }
+        transport = builder.build();
+        transport.setProcessor(chain.build());
+        // Operations are bounded by their timeouts, not by Grizzly's write-queue limit, which would
+        // otherwise close a connection to a slow server instead of letting its operations time out.
+        transport.getAsyncQueueIO().getWriter().setMaxPendingBytesPerConnection(AsyncQueueWriter.UNLIMITED_SIZE);
+        try {
+            transport.start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not start the Grizzly transport", e);
+        }
+    }
+
+    void connect(SocketAddress address, CompletionHandler<Connection> handler) {
+        transport.connect(address, handler);
+    }
+
+    MemoryManager<?> memoryManager() {
+        return transport.getMemoryManager();
+    }
+
+    @Override
+    public void close() {
+        try {
+            transport.shutdownNow();
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not stop the Grizzly transport", e);
+        }
+    }
+
+    private static ThreadPoolConfig threads(String name, int count) {
+        return ThreadPoolConfig.defaultConfig().copy()
+                .setPoolName(name)
+                .setCorePoolSize(count)
+                .setMaxPoolSize(count)
+                .setDaemon(true);
+    }
+
+    private static IOStrategy grizzlyStrategy(IoStrategy strategy) {
+        return switch (strategy) {
+            case SAME_THREAD -> SameThreadIOStrategy.getInstance();
+            case WORKER_THREAD -> WorkerThreadIOStrategy.getInstance();
+            case LEADER_FOLLOWER -> LeaderFollowerNIOStrategy.getInstance();
+        };
+    }
+}

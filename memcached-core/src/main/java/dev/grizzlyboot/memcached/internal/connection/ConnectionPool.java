@@ -1,0 +1,271 @@
+package dev.grizzlyboot.memcached.internal.connection;
+
+import java.net.InetSocketAddress;
+import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
+
+import dev.grizzlyboot.memcached.MemcachedConnectionException;
+import dev.grizzlyboot.memcached.MemcachedException;
+import dev.grizzlyboot.memcached.internal.protocol.Operation;
+
+/**
+ * The connections to one server. An operation goes to the open connection with the fewest
+ * pending operations; when even that one has {@code pipelineDepth} pending and the pool is below
+ * its maximum, another connection is opened. A lost connection is replaced on demand; while
+ * connects fail, the pool backs off (doubling up to a cap) and fails operations at once instead
+ * of letting each wait for a timeout. Connect failures, connections lost, timeouts and answers
+ * are reported to {@link PoolEvents} for failure detection. A {@linkplain #retire() retired} pool takes no new
+ * connections and closes once nothing is pending.
+ *
+ * <p>Thread-safe: {@link #send} is lock-free; opening and removing connections take a lock.
+ * Internal.
+ */
+public final class ConnectionPool {
+
+    private final String server;
+    private final String host;
+    private final int port;
+    private final ClientTransport transport;
+    private final PoolSettings settings;
+    private final PoolEvents events;
+    private final Object lock = new Object();
+    private volatile MemcachedConnection[] connections = new MemcachedConnection[0];
+    private volatile long retryAfterNanos;
+    private volatile MemcachedException lastConnectError;
+    private long backoffNanos;
+    private volatile boolean closed;
+    private volatile boolean retired;
+
+    public ConnectionPool(String host, int port, ClientTransport transport, PoolSettings settings, PoolEvents events) {
+        this.server = host + ":" + port;
+        this.host = host;
+        this.port = port;
+        this.transport = transport;
+        this.settings = settings;
+        this.events = events;
+    }
+
+    /** {@code host:port} of the server. */
+    public String server() {
+        return server;
+    }
+
+    /** Sends an operation on the least-loaded connection, or fails it if the server is unreachable. */
+    public void send(Operation<?> operation) {
+        if (!trySend(operation)) {
+            operation.assignServer(server);
+            operation.fail(unavailable());
+        }
+    }
+
+    /**
+     * Like {@link #send}, but an operation that a {@linkplain #retire() retired} pool can no
+     * longer carry is handed back ({@code false}) rather than failed, so that the caller can route
+     * it by the current server list instead.
+     */
+    public boolean trySend(Operation<?> operation) {
+        MemcachedConnection connection = choose();
+        if (connection == null) {
+            if (retired) {
+                return false;
+            }
+            operation.assignServer(server);
+            operation.fail(unavailable());
+        } else {
+            connection.send(operation);
+        }
+        return true;
+    }
+
+    /** Number of connections open or being opened. */
+    public int size() {
+        return connections.length;
+    }
+
+    /** Number of open connections. */
+    public int openConnections() {
+        int open = 0;
+        for (MemcachedConnection connection : connections) {
+            if (connection.isOpen()) {
+                open++;
+            }
+        }
+        return open;
+    }
+
+    /** Operations queued or in flight on all connections. */
+    public int pending() {
+        int pending = 0;
+        for (MemcachedConnection connection : connections) {
+            pending += connection.pending();
+        }
+        return pending;
+    }
+
+    /** Whether the pool has been closed (directly, or by a retirement that completed). */
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /**
+     * Stops the pool from opening connections; operations already sent finish normally. Whoever
+     * retires it closes it once {@link #pending()} is zero.
+     */
+    public void retire() {
+        retired = true;
+    }
+
+    /** Forgets the reconnect back-off, so the next operation tries to connect at once. */
+    public void resetBackoff() {
+        synchronized (lock) {
+            backoffNanos = 0;
+            retryAfterNanos = 0;
+        }
+    }
+
+    /**
+     * Times out expired operations, closes idle surplus connections and keeps the minimum open
+     * (unless retired). Called by the client's sweeper.
+     */
+    public void maintain(long nowNanos) {
+        MemcachedConnection[] current = connections;
+        long idleLimit = settings.idleTimeout().toNanos();
+        int surplus = current.length - settings.minConnections();
+        int timedOut = 0;
+        for (MemcachedConnection connection : current) {
+            timedOut += connection.sweep(nowNanos, settings.connectTimeout().toNanos());
+            if (surplus > 0 && connection.isOpen() && connection.idleNanos(nowNanos) > idleLimit) {
+                surplus--;
+                remove(connection);
+                connection.close(new MemcachedConnectionException("idle connection to " + server + " closed"));
+            }
+            connection.drainIfStalled(nowNanos);
+        }
+        if (timedOut > 0) {
+            events.timedOut(timedOut);
+        }
+        if (retired) {
+            return;
+        }
+        int missing = settings.minConnections() - connections.length;
+        for (int i = 0; i < missing; i++) {
+            if (open() == null) {
+                break;
+            }
+        }
+    }
+
+    /** Closes every connection, failing what they carry. */
+    public void close() {
+        close(new MemcachedConnectionException(retired ? server + " was removed from the client" : "client closed"));
+    }
+
+    private void close(MemcachedConnectionException reason) {
+        MemcachedConnection[] current;
+        synchronized (lock) {
+            closed = true;
+            current = connections;
+            connections = new MemcachedConnection[0];
+        }
+        for (MemcachedConnection connection : current) {
+            connection.close(reason);
+        }
+    }
+
+    void answered() {
+        events.answered();
+    }
+
+    void connected(MemcachedConnection connection) {
+        synchronized (lock) {
+            backoffNanos = 0;
+            retryAfterNanos = 0;
+            lastConnectError = null;
+        }
+    }
+
+    /**
+     * @param whileConnecting the connect attempt failed
+     * @param lostByPeer      an open connection was closed by the server or the network, not by this client
+     */
+    void closed(MemcachedConnection connection, boolean whileConnecting, boolean lostByPeer, MemcachedException error) {
+        synchronized (lock) {
+            remove(connection);
+            if (whileConnecting) {
+                long first = settings.reconnectBackoff().toNanos();
+                backoffNanos = backoffNanos == 0 ? first : Math.min(backoffNanos * 2, settings.maxReconnectBackoff().toNanos());
+                retryAfterNanos = System.nanoTime() + backoffNanos;
+                lastConnectError = error;
+            }
+        }
+        if (!closed && !retired) {
+            if (whileConnecting) {
+                events.connectFailed(error);
+            } else if (lostByPeer) {
+                events.connectionLost(error);
+            }
+        }
+    }
+
+    private MemcachedConnection choose() {
+        MemcachedConnection[] current = connections;
+        MemcachedConnection best = null;
+        int bestPending = Integer.MAX_VALUE;
+        for (MemcachedConnection connection : current) {
+            int pending = connection.pending();
+            if (pending < bestPending && connection.isUsable()) {
+                best = connection;
+                bestPending = pending;
+            }
+        }
+        if (best == null || (bestPending >= settings.pipelineDepth() && current.length < settings.maxConnections())) {
+            MemcachedConnection opened = open();
+            return best == null ? opened : best;
+        }
+        return best;
+    }
+
+    private MemcachedConnection open() {
+        MemcachedConnection connection;
+        synchronized (lock) {
+            if (closed || retired || connections.length >= settings.maxConnections()
+                    || (retryAfterNanos != 0 && System.nanoTime() - retryAfterNanos < 0)) {
+                return null;
+            }
+            connection = new MemcachedConnection(server, this, transport);
+            MemcachedConnection[] grown = Arrays.copyOf(connections, connections.length + 1);
+            grown[grown.length - 1] = connection;
+            connections = grown;
+        }
+        connection.connect(new InetSocketAddress(host, port));
+        return connection;
+    }
+
+    private void remove(MemcachedConnection connection) {
+        synchronized (lock) {
+            MemcachedConnection[] current = connections;
+            for (int i = 0; i < current.length; i++) {
+                if (current[i] == connection) {
+                    MemcachedConnection[] shrunk = new MemcachedConnection[current.length - 1];
+                    System.arraycopy(current, 0, shrunk, 0, i);
+                    System.arraycopy(current, i + 1, shrunk, i, current.length - i - 1);
+                    connections = shrunk;
+                    return;
+                }
+            }
+        }
+    }
+
+    private MemcachedConnectionException unavailable() {
+        MemcachedException cause = lastConnectError;
+        long waitMillis = Math.max(0, TimeUnit.NANOSECONDS.toMillis(retryAfterNanos - System.nanoTime()));
+        if (retired) {
+            return new MemcachedConnectionException(server + " was removed from the client");
+        }
+        if (closed) {
+            return new MemcachedConnectionException("client closed");
+        }
+        return new MemcachedConnectionException(server + " is unreachable"
+                + (cause != null ? " (" + cause.getMessage() + ")" : "") + "; next connect attempt in " + waitMillis + " ms", cause);
+    }
+}

@@ -1,0 +1,310 @@
+package dev.grizzlyboot.memcached.internal.connection;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import dev.grizzlyboot.memcached.MemcachedConnectionException;
+import dev.grizzlyboot.memcached.MemcachedException;
+import dev.grizzlyboot.memcached.MemcachedProtocolException;
+import dev.grizzlyboot.memcached.internal.protocol.BinaryProtocolFilter.MemcachedProtocolIOException;
+import dev.grizzlyboot.memcached.internal.protocol.Operation;
+import dev.grizzlyboot.memcached.internal.protocol.Response;
+import org.glassfish.grizzly.Buffer;
+import org.glassfish.grizzly.CloseReason;
+import org.glassfish.grizzly.CompletionHandler;
+import org.glassfish.grizzly.Connection;
+import org.glassfish.grizzly.EmptyCompletionHandler;
+import org.glassfish.grizzly.Grizzly;
+import org.glassfish.grizzly.WriteResult;
+import org.glassfish.grizzly.attributes.Attribute;
+import org.glassfish.grizzly.filterchain.FilterChainContext;
+
+/**
+ * One pipelined socket to a memcached server. Callers append operations to an outbound queue.
+ * When nothing is in flight the caller writes the queue itself (no thread hop: the lowest latency
+ * for a lone caller); otherwise the operation waits for the end of the next batch of responses
+ * read on this connection, where the I/O thread drains everything queued into one buffer and one
+ * write, so under load many operations share a syscall. Written operations wait in an in-flight
+ * queue in write order; memcached answers in order, so each response belongs to the oldest
+ * in-flight operation, and its opaque proves it.
+ *
+ * <p>No operation is stranded in the outbound queue: a caller that leaves its operation there
+ * has seen, after queueing it, another operation in flight, whose response ends a read batch
+ * that drains the queue later; a thread that finds the flush flag taken leaves the queue to the
+ * holder, which checks it again after releasing the flag; connection loss and timeouts fail what
+ * is queued. As a backstop, the sweeper writes the queue when nothing has been written or
+ * answered for 100 ms.
+ *
+ * <p>Threading: {@link #send} from any thread; responses, read-batch ends and close events on
+ * the I/O thread; {@link #sweep} on the sweeper thread. Only the thread holding the flush flag
+ * touches the opaque counter and the batch list.
+ */
+final class MemcachedConnection {
+
+    static final Attribute<MemcachedConnection> ATTRIBUTE =
+            Grizzly.DEFAULT_ATTRIBUTE_BUILDER.createAttribute(MemcachedConnection.class.getName());
+
+    private static final int MAX_WRITE_BYTES = 256 * 1024;
+    /** Queued requests wait for an answer at most this long before the sweeper writes them anyway. */
+    private static final long STALL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+    private enum State { CONNECTING, OPEN, CLOSED }
+
+    private final String server;
+    private final ConnectionPool pool;
+    private final ClientTransport transport;
+    private final long createdNanos = System.nanoTime();
+    private final Queue<Operation<?>> outbound = new ConcurrentLinkedQueue<>();
+    private final Queue<Operation<?>> inFlight = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger pending = new AtomicInteger();
+    private final AtomicBoolean flushing = new AtomicBoolean();
+    private final AtomicBoolean poolNotified = new AtomicBoolean();
+    private final List<Operation<?>> batch = new ArrayList<>();
+    /** Registered by {@link ReadBatchEndFilter} on every read event of this connection. */
+    final FilterChainContext.CompletionListener drainAfterRead = context -> flush(false);
+    @SuppressWarnings("rawtypes")
+    private final CompletionHandler writeFailure = new EmptyCompletionHandler<WriteResult>() {
+        @Override
+        public void failed(Throwable error) {
+            close(new MemcachedConnectionException("writing to " + server + " failed: " + error, error));
+        }
+    };
+    private volatile State state = State.CONNECTING;
+    private volatile Connection<?> connection;
+    private volatile MemcachedException closeError;
+    private volatile long lastActiveNanos = createdNanos;
+    private int nextOpaque;
+
+    MemcachedConnection(String server, ConnectionPool pool, ClientTransport transport) {
+        this.server = server;
+        this.pool = pool;
+        this.transport = transport;
+    }
+
+    void connect(InetSocketAddress address) {
+        transport.connect(address, new EmptyCompletionHandler<>() {
+            @Override
+            public void completed(Connection result) {
+                onConnected(result);
+            }
+
+            @Override
+            public void failed(Throwable error) {
+                close(new MemcachedConnectionException("could not connect to " + server + ": " + error.getMessage(), error));
+            }
+        });
+    }
+
+    /** Queues an operation; writes the queue now if nothing is in flight, else leaves it to the I/O thread. */
+    void send(Operation<?> operation) {
+        operation.assignServer(server);
+        pending.incrementAndGet();
+        outbound.add(operation);
+        State current = state;
+        if (current == State.OPEN) {
+            flush(true);
+        } else if (current == State.CLOSED) {
+            failQueued(closeError);
+        }
+    }
+
+    /** Operations queued or in flight: the pool balances on this. */
+    int pending() {
+        return pending.get();
+    }
+
+    boolean isUsable() {
+        return state != State.CLOSED;
+    }
+
+    boolean isOpen() {
+        return state == State.OPEN;
+    }
+
+    /**
+     * Writes what callers queued if nothing has been written or answered for a while: a server
+     * that answers only once it has more requests (or a slow one) must not hold them back.
+     */
+    void drainIfStalled(long nowNanos) {
+        if (nowNanos - lastActiveNanos > STALL_NANOS) {
+            flush(false);
+        }
+    }
+
+    long idleNanos(long nowNanos) {
+        return pending.get() == 0 ? nowNanos - lastActiveNanos : 0;
+    }
+
+    /**
+     * Fails operations past their deadline; closes the connection if connecting takes too long.
+     *
+     * @return how many operations this sweep timed out
+     */
+    int sweep(long nowNanos, long connectTimeoutNanos) {
+        if (state == State.CONNECTING && nowNanos - createdNanos > connectTimeoutNanos) {
+            close(new MemcachedConnectionException("connecting to " + server + " timed out after "
+                    + TimeUnit.NANOSECONDS.toMillis(connectTimeoutNanos) + " ms"));
+            return 0;
+        }
+        return timeOutExpired(outbound, nowNanos) + timeOutExpired(inFlight, nowNanos);
+    }
+
+    /** Closes the connection and fails everything queued or in flight with {@code error}. */
+    void close(MemcachedException error) {
+        if (closeError == null) {
+            closeError = error;
+        }
+        Connection<?> current = connection;
+        if (current != null && current.isOpen()) {
+            // The close listener finishes the job on the I/O thread.
+            current.closeWithReason(new IOException(error.getMessage(), error));
+        } else {
+            onClosed(error);
+        }
+    }
+
+    void onResponse(Response response) {
+        Operation<?> oldest = inFlight.peek();
+        if (oldest == null || !oldest.owns(response.opaque())) {
+            close(new MemcachedProtocolException("response from " + server + " with opaque " + response.opaque()
+                    + " does not answer the oldest request in flight" + (oldest == null ? " (none)" : "")));
+            return;
+        }
+        if (oldest.onResponse(response)) {
+            inFlight.poll();
+            pending.decrementAndGet();
+            lastActiveNanos = System.nanoTime();
+            pool.answered();
+        }
+    }
+
+    private void onConnected(Connection<?> opened) {
+        ATTRIBUTE.set(opened, this);
+        opened.addCloseListener((closeable, type) -> onClosed(errorFor(opened.getCloseReason())));
+        connection = opened;
+        if (state == State.CLOSED) {
+            opened.closeSilently();
+            return;
+        }
+        state = State.OPEN;
+        pool.connected(this);
+        flush(true);
+    }
+
+    private void onClosed(MemcachedException error) {
+        // Every close this client makes goes through close(), which records its reason first.
+        boolean byPeer = closeError == null;
+        if (closeError == null) {
+            closeError = error;
+        }
+        boolean wasConnecting = state == State.CONNECTING;
+        state = State.CLOSED;
+        // Leave the pool first: a caller whose operation fails below may retry at once and must
+        // not be routed to this connection again.
+        if (poolNotified.compareAndSet(false, true)) {
+            pool.closed(this, wasConnecting, byPeer && !wasConnecting, closeError);
+        }
+        failQueued(closeError);
+    }
+
+    private MemcachedException errorFor(CloseReason reason) {
+        if (closeError != null) {
+            return closeError;
+        }
+        IOException cause = reason == null ? null : reason.getCause();
+        if (cause instanceof MemcachedProtocolIOException protocol) {
+            return protocol.protocolError();
+        }
+        if (cause != null && cause.getCause() instanceof MemcachedException memcached) {
+            return memcached;
+        }
+        return new MemcachedConnectionException("connection to " + server + " lost"
+                + (cause != null ? ": " + cause.getMessage() : ""), cause);
+    }
+
+    /**
+     * Drains the outbound queue unless another thread holds the flush flag. With {@code onlyWhenIdle}
+     * (a caller, or the first write after connecting) it stops as soon as something is in flight:
+     * the response to that ends a read batch, whose drain (on the I/O thread) writes what was
+     * queued meanwhile, in one write.
+     */
+    private void flush(boolean onlyWhenIdle) {
+        while (!outbound.isEmpty() && state == State.OPEN && (!onlyWhenIdle || inFlight.isEmpty())
+                && flushing.compareAndSet(false, true)) {
+            try {
+                writeBatch();
+            } catch (RuntimeException e) {
+                close(new MemcachedConnectionException("writing to " + server + " failed: " + e, e));
+            } finally {
+                flushing.set(false);
+            }
+        }
+    }
+
+    private void writeBatch() {
+        int bytes = 0;
+        Operation<?> operation;
+        while (bytes < MAX_WRITE_BYTES && (operation = outbound.poll()) != null) {
+            if (operation.isDone()) {
+                // Timed out before it could be written: the server need not see it.
+                pending.decrementAndGet();
+                continue;
+            }
+            batch.add(operation);
+            bytes += operation.encodedLength();
+        }
+        if (batch.isEmpty()) {
+            return;
+        }
+        Buffer buffer = transport.memoryManager().allocate(bytes);
+        for (Operation<?> queued : batch) {
+            queued.writeTo(buffer, nextOpaque);
+            nextOpaque += queued.requestCount();
+            inFlight.add(queued);
+        }
+        batch.clear();
+        buffer.flip();
+        write(buffer);
+        lastActiveNanos = System.nanoTime();
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private void write(Buffer buffer) {
+        ((Connection) connection).write(buffer, writeFailure);
+    }
+
+    private void failQueued(MemcachedException error) {
+        failAll(outbound, error);
+        failAll(inFlight, error);
+    }
+
+    private void failAll(Queue<Operation<?>> queue, MemcachedException error) {
+        Operation<?> operation;
+        while ((operation = queue.poll()) != null) {
+            pending.decrementAndGet();
+            operation.fail(error);
+        }
+    }
+
+    private static int timeOutExpired(Queue<Operation<?>> queue, long nowNanos) {
+        int timedOut = 0;
+        for (Operation<?> operation : queue) {
+            if (!operation.isDone() && operation.expiredAt(nowNanos) && operation.timeOut()) {
+                timedOut++;
+            }
+        }
+        return timedOut;
+    }
+
+    @Override
+    public String toString() {
+        return "connection to " + server + " (" + state + ", " + pending.get() + " pending)";
+    }
+}

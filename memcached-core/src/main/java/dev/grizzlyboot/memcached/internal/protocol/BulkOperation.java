@@ -1,0 +1,88 @@
+package dev.grizzlyboot.memcached.internal.protocol;
+
+import java.util.List;
+
+import dev.grizzlyboot.memcached.KeyResult;
+import dev.grizzlyboot.memcached.MemcachedException;
+import dev.grizzlyboot.memcached.Outcome;
+import dev.grizzlyboot.memcached.TranscoderException;
+
+/**
+ * Many keys for one server in one write: a quiet request per key (the server answers only hits,
+ * or only failures) and a NOOP whose answer proves every earlier request was processed. Keys
+ * that got no answer take the operation's silent outcome. Threading as for {@link Operation};
+ * the results array is only touched by the I/O thread until completion.
+ *
+ * @param <T> the value type of the per-key results
+ */
+public final class BulkOperation<T> extends Operation<KeyResult<T>[]> {
+
+    /** Turns the answer to one key's quiet request into that key's result. Must be stateless. */
+    @FunctionalInterface
+    public interface KeyHandler<T> {
+
+        KeyResult<T> handle(Response response, BulkOperation<T> operation);
+    }
+
+    private final String name;
+    private final List<String> keys;
+    private final KeyHandler<T> handler;
+    private final KeyResult<T> silentOutcome;
+    private final KeyResult<T>[] results;
+
+    @SuppressWarnings("unchecked")
+    public BulkOperation(String name, List<String> keys, Request[] quietRequests, long timeoutNanos,
+            KeyHandler<T> handler, Outcome silentOutcome) {
+        super(withNoop(quietRequests), timeoutNanos);
+        this.name = name;
+        this.keys = keys;
+        this.handler = handler;
+        this.silentOutcome = new KeyResult<>(silentOutcome, null, 0, null);
+        this.results = new KeyResult[keys.size()];
+    }
+
+    /** The keys, in the order of the results. */
+    public List<String> keys() {
+        return keys;
+    }
+
+    /** The key a response answers. */
+    public String keyOf(Response response) {
+        return keys.get(indexOf(response));
+    }
+
+    @Override
+    public boolean onResponse(Response response) {
+        int index = indexOf(response);
+        if (index == keys.size()) {
+            for (int i = 0; i < results.length; i++) {
+                if (results[i] == null) {
+                    results[i] = silentOutcome;
+                }
+            }
+            complete(results);
+            return true;
+        }
+        try {
+            results[index] = handler.handle(response, this);
+        } catch (MemcachedException e) {
+            results[index] = new KeyResult<>(Outcome.ERROR, null, 0, e);
+        } catch (RuntimeException e) {
+            results[index] = new KeyResult<>(Outcome.ERROR, null, 0,
+                    new TranscoderException(name + " '" + keys.get(index) + "': could not read the answer", e));
+        }
+        return false;
+    }
+
+    @Override
+    protected String describe() {
+        return name + " of " + keys.size() + " keys";
+    }
+
+    private static Request[] withNoop(Request[] quietRequests) {
+        Request[] all = new Request[quietRequests.length + 1];
+        System.arraycopy(quietRequests, 0, all, 0, quietRequests.length);
+        all[quietRequests.length] = Request.of(Opcode.NOOP);
+        return all;
+    }
+}

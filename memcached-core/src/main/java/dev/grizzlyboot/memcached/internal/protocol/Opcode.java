@@ -1,0 +1,18 @@
+package dev.grizzlyboot.memcached.internal.protocol;
+
+/** Binary-protocol opcodes this client sends. Internal. */
+public enum Opcode {
+    GET(0x00), SET(0x01), ADD(0x02), REPLACE(0x03), DELETE(0x04), INCREMENT(0x05), DECREMENT(0x06),
+    FLUSH(0x08), GETQ(0x09), NOOP(0x0a), VERSION(0x0b), APPEND(0x0e), PREPEND(0x0f), STAT(0x10),
+    SETQ(0x11), DELETEQ(0x14), TOUCH(0x1c), GAT(0x1d);
+
+    private final byte code;
+
+    Opcode(int code) {
+        this.code = (byte) code;
+    }
+
+    byte code() {
+        return code;
+    }
+}

@@ -1,0 +1,131 @@
+package dev.grizzlyboot.memcached.internal.protocol;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import dev.grizzlyboot.memcached.MemcachedException;
+import dev.grizzlyboot.memcached.MemcachedStatusException;
+import dev.grizzlyboot.memcached.MemcachedTimeoutException;
+import org.glassfish.grizzly.Buffer;
+
+/**
+ * One or more requests sent together on one connection, and the responses that complete them.
+ * Responses are matched by opaque: a connection numbers an operation's requests consecutively
+ * when it writes them, and an operation accepts only responses carrying its own numbers.
+ *
+ * <p>Threading: created by a caller, written by whichever thread flushes the connection, fed
+ * responses by the connection's I/O thread, and possibly failed (timeout, connection loss) by
+ * another; its future completes exactly once.
+ *
+ * @param <T> the result type
+ */
+public abstract class Operation<T> {
+
+    private final CompletableFuture<T> future = new CompletableFuture<>();
+    private final Request[] requests;
+    private final long timeoutNanos;
+    private final long deadlineNanos;
+    private int firstOpaque;
+    private volatile String server = "(unassigned)";
+
+    protected Operation(Request[] requests, long timeoutNanos) {
+        this.requests = requests;
+        this.timeoutNanos = timeoutNanos;
+        this.deadlineNanos = System.nanoTime() + timeoutNanos;
+    }
+
+    /** The future the caller holds. */
+    public final CompletableFuture<T> future() {
+        return future;
+    }
+
+    /** Whether the future has completed (answered, failed or timed out). */
+    public final boolean isDone() {
+        return future.isDone();
+    }
+
+    /** Fails the operation unless it has already completed. */
+    public final void fail(MemcachedException error) {
+        future.completeExceptionally(error);
+    }
+
+    /** Records which server the operation goes to, for error messages. */
+    public final void assignServer(String server) {
+        this.server = server;
+    }
+
+    /** The server this operation was sent to. */
+    public final String server() {
+        return server;
+    }
+
+    /** Whether the deadline has passed at {@code nowNanos}. */
+    public final boolean expiredAt(long nowNanos) {
+        return nowNanos - deadlineNanos >= 0;
+    }
+
+    /**
+     * Fails the operation with a timeout, unless it has already completed.
+     *
+     * @return whether this call timed it out
+     */
+    public final boolean timeOut() {
+        return future.completeExceptionally(new MemcachedTimeoutException(describe() + " on " + server + " timed out after "
+                + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms"));
+    }
+
+    /** How many requests the operation sends, and so how many opaques it takes. */
+    public final int requestCount() {
+        return requests.length;
+    }
+
+    /** Bytes the operation's requests take on the wire. */
+    public final int encodedLength() {
+        int length = 0;
+        for (Request request : requests) {
+            length += request.length();
+        }
+        return length;
+    }
+
+    /** Writes every request, numbering them from {@code firstOpaque}. */
+    public final void writeTo(Buffer buffer, int firstOpaque) {
+        this.firstOpaque = firstOpaque;
+        for (int i = 0; i < requests.length; i++) {
+            requests[i].writeTo(buffer, firstOpaque + i);
+        }
+    }
+
+    /** Whether a response with this opaque answers one of this operation's requests. */
+    public final boolean owns(int opaque) {
+        int index = opaque - firstOpaque;
+        return index >= 0 && index < requests.length;
+    }
+
+    /** The index, within this operation, of the request a response answers. */
+    protected final int indexOf(Response response) {
+        return response.opaque() - firstOpaque;
+    }
+
+    /**
+     * Takes one response. Called on the I/O thread, also after the future has completed (a late
+     * answer still has to be consumed).
+     *
+     * @return whether this was the last response the operation expects
+     */
+    public abstract boolean onResponse(Response response);
+
+    /** A short description for messages, such as {@code get 'user:42'}. */
+    protected abstract String describe();
+
+    /** The exception for an error status in a response to this operation. */
+    public final MemcachedStatusException statusError(Response response) {
+        String text = response.value().length > 0 ? ": " + response.valueText() : "";
+        return MemcachedStatusException.of(response.serverStatus(),
+                describe() + " on " + server + " failed with " + response.serverStatus() + text);
+    }
+
+    protected final void complete(T result) {
+        future.complete(result);
+    }
+}

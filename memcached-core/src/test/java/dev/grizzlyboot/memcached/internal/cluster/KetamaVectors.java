@@ -1,0 +1,189 @@
+package dev.grizzlyboot.memcached.internal.cluster;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.Writer;
+import java.lang.reflect.Proxy;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import dev.grizzlyboot.memcached.cluster.KetamaNaming;
+import dev.grizzlyboot.memcached.cluster.ServerAddress;
+import net.spy.memcached.DefaultHashAlgorithm;
+import net.spy.memcached.KetamaNodeKeyFormatter;
+import net.spy.memcached.KetamaNodeLocator;
+import net.spy.memcached.MemcachedNode;
+
+/**
+ * The server lists and keys of the Ketama compatibility vectors, spymemcached's answers for them
+ * (the oracle), and the shipped vectors file {@value #RESOURCE}. Run {@link #main} to write the
+ * file again from spymemcached 2.12.3.
+ */
+final class KetamaVectors {
+
+    static final String RESOURCE = "ketama-vectors.tsv";
+    static final int KEYS = 10_000;
+
+    static {
+        // spymemcached asserts 160 points per server after building a ring, which its own weighted
+        // mode never gives; the tests run with -ea, so switch its assertions off before it loads.
+        KetamaVectors.class.getClassLoader().setPackageAssertionStatus("net.spy.memcached", false);
+    }
+
+    /** A server list as both clients are configured with it. */
+    record Case(String name, KetamaNaming naming, List<ServerAddress> servers, List<Integer> weights) {
+
+        KetamaRing<ServerAddress> ours() {
+            return KetamaRing.of(servers.stream().map(naming::name).toList(), servers, weights);
+        }
+
+        /** Where spymemcached's KetamaNodeLocator puts a key, as an index into {@link #servers}. */
+        List<Integer> spymemcached(List<String> keys) throws IOException {
+            List<MemcachedNode> nodes = new ArrayList<>();
+            Map<InetSocketAddress, Integer> weightByAddress = new HashMap<>();
+            for (int i = 0; i < servers.size(); i++) {
+                InetSocketAddress address = socketAddress(servers.get(i));
+                nodes.add(node(address, i));
+                weightByAddress.put(address, weights.get(i));
+            }
+            boolean weighted = weights.stream().anyMatch(weight -> weight != 1);
+            KetamaNodeKeyFormatter.Format format = naming == KetamaNaming.LIBMEMCACHED
+                    ? KetamaNodeKeyFormatter.Format.LIBMEMCACHED : KetamaNodeKeyFormatter.Format.SPYMEMCACHED;
+            KetamaNodeLocator locator = new KetamaNodeLocator(nodes, DefaultHashAlgorithm.KETAMA_HASH, format,
+                    weighted ? weightByAddress : Map.of());
+            List<Integer> owners = new ArrayList<>(keys.size());
+            for (String key : keys) {
+                owners.add(nodes.indexOf(locator.getPrimary(key)));
+            }
+            return owners;
+        }
+
+        /**
+         * spymemcached names a server by its socket address: an IP literal without a host name
+         * prints as {@code ip:port} (its default naming), an unresolved host name gives
+         * {@code getHostName()} without a DNS lookup (its libmemcached naming).
+         */
+        private InetSocketAddress socketAddress(ServerAddress server) throws IOException {
+            if (naming == KetamaNaming.LIBMEMCACHED) {
+                return InetSocketAddress.createUnresolved(server.host(), server.port());
+            }
+            String[] octets = server.host().split("\\.");
+            byte[] ip = new byte[4];
+            for (int i = 0; i < 4; i++) {
+                ip[i] = (byte) Integer.parseInt(octets[i]);
+            }
+            return new InetSocketAddress(InetAddress.getByAddress(ip), server.port());
+        }
+    }
+
+    static List<Case> cases() {
+        return List.of(
+                equalWeights("three-servers", KetamaNaming.HOST_PORT, "10.0.0.1:11211,10.0.0.2:11211,10.0.0.3:11211"),
+                equalWeights("five-servers-mixed-ports", KetamaNaming.HOST_PORT,
+                        "192.168.1.10:11211,192.168.1.10:11212,192.168.1.11:11211,192.168.1.12:11213,192.168.1.13:11211"),
+                equalWeights("eight-servers", KetamaNaming.HOST_PORT,
+                        "172.16.0.1:11211,172.16.0.2:11211,172.16.0.3:11211,172.16.0.4:11211,"
+                                + "172.16.0.5:11211,172.16.0.6:11211,172.16.0.7:11211,172.16.0.8:11211"),
+                equalWeights("libmemcached-names", KetamaNaming.LIBMEMCACHED,
+                        "cache-a:11211,cache-b:11212,cache-c:11211,cache-d:22122"),
+                new Case("weighted", KetamaNaming.HOST_PORT,
+                        ServerAddress.parseAll(List.of("10.1.0.1:11211,10.1.0.2:11211,10.1.0.3:11211,10.1.0.4:11211")),
+                        List.of(1, 2, 3, 1)));
+    }
+
+    /** Plain, structured, non-ASCII and long keys. */
+    static List<String> keys() {
+        List<String> keys = new ArrayList<>(KEYS);
+        for (int i = 0; i < KEYS; i++) {
+            keys.add(switch (i % 5) {
+                case 0 -> "key-" + i;
+                case 1 -> "user:" + i + ":profile";
+                case 2 -> "ключ-" + i;
+                case 3 -> "日本語-" + i + "-€";
+                default -> "long-" + i + "-" + "x".repeat(80);
+            });
+        }
+        return keys;
+    }
+
+    /** The shipped answers: case name to owner index per key, in {@link #keys()} order. */
+    static Map<String, List<Integer>> read() throws IOException {
+        Map<String, List<Integer>> owners = new LinkedHashMap<>();
+        List<String> names = cases().stream().map(Case::name).toList();
+        names.forEach(name -> owners.put(name, new ArrayList<>(KEYS)));
+        try (InputStream in = KetamaVectors.class.getClassLoader().getResourceAsStream(RESOURCE)) {
+            if (in == null) {
+                throw new IOException(RESOURCE + " is not on the test class path");
+            }
+            BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+            String line;
+            List<String> keys = keys();
+            int row = 0;
+            while ((line = reader.readLine()) != null) {
+                if (line.startsWith("#")) {
+                    continue;
+                }
+                String[] fields = line.split("\t");
+                if (!fields[0].equals(keys.get(row))) {
+                    throw new IOException(RESOURCE + " row " + row + " has key '" + fields[0] + "', expected '" + keys.get(row) + "'");
+                }
+                for (int c = 0; c < names.size(); c++) {
+                    owners.get(names.get(c)).add(Integer.parseInt(fields[c + 1]));
+                }
+                row++;
+            }
+        }
+        return owners;
+    }
+
+    /** Writes the vectors file from spymemcached's answers: {@code main(path-to-resource)}. */
+    public static void main(String[] args) throws IOException {
+        List<String> keys = keys();
+        List<List<Integer>> columns = new ArrayList<>();
+        for (Case c : cases()) {
+            columns.add(c.spymemcached(keys));
+        }
+        try (Writer out = Files.newBufferedWriter(Path.of(args[0]), StandardCharsets.UTF_8)) {
+            out.write("# Ketama owners computed by spymemcached 2.12.3 KetamaNodeLocator (KETAMA_HASH); see KetamaVectors.\n");
+            for (Case c : cases()) {
+                out.write("# " + c.name() + " naming=" + c.naming() + " servers=" + c.servers() + " weights=" + c.weights() + "\n");
+            }
+            for (int k = 0; k < keys.size(); k++) {
+                StringBuilder line = new StringBuilder(keys.get(k));
+                for (List<Integer> column : columns) {
+                    line.append('\t').append(column.get(k));
+                }
+                out.write(line.append('\n').toString());
+            }
+        }
+    }
+
+    private static Case equalWeights(String name, KetamaNaming naming, String servers) {
+        List<ServerAddress> list = ServerAddress.parseAll(List.of(servers));
+        return new Case(name, naming, list, list.stream().map(server -> 1).toList());
+    }
+
+    private static MemcachedNode node(InetSocketAddress address, int index) {
+        return (MemcachedNode) Proxy.newProxyInstance(KetamaVectors.class.getClassLoader(), new Class<?>[] {MemcachedNode.class},
+                (proxy, method, args) -> switch (method.getName()) {
+                    case "getSocketAddress" -> address;
+                    case "toString" -> "node-" + index + " " + address;
+                    case "hashCode" -> System.identityHashCode(proxy);
+                    case "equals" -> proxy == args[0];
+                    default -> throw new UnsupportedOperationException(method.getName());
+                });
+    }
+
+    private KetamaVectors() {
+    }
+}

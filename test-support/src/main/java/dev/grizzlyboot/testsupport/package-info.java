@@ -1,0 +1,7 @@
+/**
+ * Real servers for tests: {@link dev.grizzlyboot.testsupport.MemcachedExtension} starts, kills,
+ * pauses and restarts {@code memcached} processes on free loopback ports, and
+ * {@link dev.grizzlyboot.testsupport.ZooKeeperExtension} runs a real ZooKeeper in the JVM. Used by
+ * every module's tests and by the examples.
+ */
+package dev.grizzlyboot.testsupport;
