@@ -3,15 +3,16 @@ package dev.grizzlyboot.memcached;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
-import dev.grizzlyboot.memcached.cluster.ClusterSettings;
 import dev.grizzlyboot.memcached.cluster.KetamaNaming;
 import dev.grizzlyboot.memcached.cluster.ServerAddress;
-import dev.grizzlyboot.memcached.connection.PoolSettings;
+import dev.grizzlyboot.memcached.internal.cluster.ClusterSettings;
+import dev.grizzlyboot.memcached.internal.connection.PoolSettings;
 import dev.grizzlyboot.memcached.transcoder.DefaultTranscoder;
 import dev.grizzlyboot.memcached.transcoder.Transcoder;
 
@@ -56,7 +57,12 @@ public final class MemcachedClientBuilder {
 
     /** Servers as {@code host:port} strings; each may hold a comma-separated list. */
     public MemcachedClientBuilder servers(List<String> addresses) {
-        servers.addAll(ServerAddress.parseAll(addresses));
+        return serverAddresses(ServerAddress.parseAll(addresses));
+    }
+
+    /** Servers as parsed addresses. */
+    public MemcachedClientBuilder serverAddresses(Collection<ServerAddress> addresses) {
+        servers.addAll(addresses);
         return this;
     }
 

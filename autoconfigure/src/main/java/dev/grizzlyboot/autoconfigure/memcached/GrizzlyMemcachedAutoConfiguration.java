@@ -32,7 +32,7 @@ public final class GrizzlyMemcachedAutoConfiguration {
     MemcachedClient memcachedClient(GrizzlyMemcachedProperties properties, MemcachedConnectionDetails connectionDetails,
             ObjectProvider<MemcachedClientBuilderCustomizer> customizers) {
         MemcachedClientBuilder builder = MemcachedClient.builder()
-                .servers(connectionDetails.getServers())
+                .serverAddresses(connectionDetails.getServers())
                 .operationTimeout(properties.getOperationTimeout())
                 .connectTimeout(properties.getConnectTimeout())
                 .maxItemSize(Math.toIntExact(properties.getMaxItemSize().toBytes()))

@@ -2,6 +2,7 @@ package dev.grizzlyboot.autoconfigure.memcached;
 
 import java.util.List;
 
+import dev.grizzlyboot.memcached.cluster.ServerAddress;
 import org.springframework.boot.autoconfigure.service.connection.ConnectionDetails;
 
 /**
@@ -11,6 +12,6 @@ import org.springframework.boot.autoconfigure.service.connection.ConnectionDetai
  */
 public interface MemcachedConnectionDetails extends ConnectionDetails {
 
-    /** The servers as {@code host:port} strings, each possibly holding a comma-separated list. */
-    List<String> getServers();
+    /** The servers, in list order (the order Ketama hashing sees). */
+    List<ServerAddress> getServers();
 }

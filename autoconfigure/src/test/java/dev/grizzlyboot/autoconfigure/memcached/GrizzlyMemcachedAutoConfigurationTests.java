@@ -269,7 +269,7 @@ class GrizzlyMemcachedAutoConfigurationTests {
 
         @Bean
         MemcachedConnectionDetails ownConnectionDetails() {
-            return () -> List.of("127.0.0.1:31211");
+            return () -> List.of(new ServerAddress("127.0.0.1", 31211));
         }
     }
 }

@@ -3,6 +3,7 @@ package dev.grizzlyboot.autoconfigure.memcached.testcontainers;
 import java.util.List;
 
 import dev.grizzlyboot.autoconfigure.memcached.MemcachedConnectionDetails;
+import dev.grizzlyboot.memcached.cluster.ServerAddress;
 import org.springframework.boot.testcontainers.service.connection.ContainerConnectionDetailsFactory;
 import org.springframework.boot.testcontainers.service.connection.ContainerConnectionSource;
 import org.testcontainers.containers.Container;
@@ -37,9 +38,9 @@ class MemcachedContainerConnectionDetailsFactory
         }
 
         @Override
-        public List<String> getServers() {
+        public List<ServerAddress> getServers() {
             Container<?> container = getContainer();
-            return List.of(container.getHost() + ":" + container.getMappedPort(MEMCACHED_PORT));
+            return List.of(new ServerAddress(container.getHost(), container.getMappedPort(MEMCACHED_PORT)));
         }
     }
 }

@@ -1,5 +1,7 @@
 package dev.grizzlyboot.autoconfigure.memcached.testcontainers;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Proxy;
 import java.util.List;
@@ -7,6 +9,7 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 import dev.grizzlyboot.autoconfigure.memcached.MemcachedConnectionDetails;
+import dev.grizzlyboot.memcached.cluster.ServerAddress;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.autoconfigure.service.connection.ConnectionDetails;
@@ -18,8 +21,6 @@ import org.springframework.boot.testcontainers.service.connection.ServiceConnect
 import org.springframework.core.annotation.MergedAnnotations;
 import org.springframework.core.io.support.SpringFactoriesLoader;
 import org.testcontainers.containers.Container;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The factory's registration and its mapping from a container to servers, without Docker: the
@@ -47,7 +48,7 @@ class MemcachedContainerConnectionDetailsFactoryTests {
         assertThat(details).containsOnlyKeys(MemcachedConnectionDetails.class);
         MemcachedConnectionDetails memcached = (MemcachedConnectionDetails) details.get(MemcachedConnectionDetails.class);
         ((InitializingBean) memcached).afterPropertiesSet();
-        assertThat(memcached.getServers()).containsExactly("10.1.2.3:32771");
+        assertThat(memcached.getServers()).containsExactly(new ServerAddress("10.1.2.3", 32771));
     }
 
     @Test

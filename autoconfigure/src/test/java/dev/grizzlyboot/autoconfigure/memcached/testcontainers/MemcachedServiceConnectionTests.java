@@ -1,10 +1,13 @@
 package dev.grizzlyboot.autoconfigure.memcached.testcontainers;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.time.Duration;
 
 import dev.grizzlyboot.autoconfigure.memcached.GrizzlyMemcachedAutoConfiguration;
 import dev.grizzlyboot.autoconfigure.memcached.MemcachedConnectionDetails;
 import dev.grizzlyboot.memcached.MemcachedClient;
+import dev.grizzlyboot.memcached.cluster.ServerAddress;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -16,8 +19,6 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.test.context.junit.jupiter.SpringJUnitConfig;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.GenericContainer;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * {@code @ServiceConnection} on a real memcached container, end to end. Needs a Docker engine; where
@@ -55,7 +56,7 @@ class MemcachedServiceConnectionTests {
     @Test
     void clientTalksToTheContainer() {
         assertThat(connectionDetails.getServers())
-                .containsExactly(memcached.getHost() + ":" + memcached.getMappedPort(11211));
+                .containsExactly(new ServerAddress(memcached.getHost(), memcached.getMappedPort(11211)));
         client.blocking().set("service-connection", "works", Duration.ofMinutes(1));
         assertThat(client.blocking().get("service-connection")).isEqualTo("works");
     }
