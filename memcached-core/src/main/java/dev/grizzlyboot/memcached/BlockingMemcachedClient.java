@@ -5,21 +5,31 @@ import java.util.Collection;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import dev.grizzlyboot.memcached.cluster.ServerAddress;
 import dev.grizzlyboot.memcached.transcoder.Transcoder;
 
 /**
- * The operations of a {@link MemcachedClient} as blocking calls: each waits for its answer (at
- * most the operation timeout) and throws the {@link MemcachedException} subclass the future
- * failed with. Thread-safe; get it from {@link MemcachedClient#blocking()}.
+ * The operations of a {@link MemcachedClient} as blocking calls: each waits for its answer and
+ * throws the {@link MemcachedException} subclass the future failed with. A call returns within the
+ * operation timeout plus {@value #GRACE_MILLIS} ms even when the client's sweeper thread is starved
+ * on a loaded machine: the caller waits with its own deadline and then fails with a
+ * {@link MemcachedTimeoutException} (a replicated {@code cas} is two steps and may take twice the
+ * timeout). Thread-safe; get it from {@link MemcachedClient#blocking()}.
  */
 public final class BlockingMemcachedClient {
 
-    private final MemcachedClient client;
+    /** How long past the operation timeout a caller waits for the sweeper to time its operation out. */
+    static final long GRACE_MILLIS = 100;
 
-    BlockingMemcachedClient(MemcachedClient client) {
+    private final MemcachedClient client;
+    private final long deadlineNanos;
+
+    BlockingMemcachedClient(MemcachedClient client, Duration operationTimeout) {
         this.client = client;
+        this.deadlineNanos = operationTimeout.toNanos() + TimeUnit.MILLISECONDS.toNanos(GRACE_MILLIS);
     }
 
     /** The asynchronous client behind this facade. */
@@ -89,7 +99,7 @@ public final class BlockingMemcachedClient {
 
     /** See {@link MemcachedClient#cas(String, Object, long, Duration)}. */
     public CasResult cas(String key, Object value, long cas, Duration expiry) {
-        return await(client.cas(key, value, cas, expiry));
+        return await(client.cas(key, value, cas, expiry), 2);
     }
 
     /** See {@link MemcachedClient#delete(String)}. */
@@ -167,15 +177,24 @@ public final class BlockingMemcachedClient {
         await(client.flushAll());
     }
 
-    private static <T> T await(CompletableFuture<T> future) {
+    private <T> T await(CompletableFuture<T> future) {
+        return await(future, 1);
+    }
+
+    private <T> T await(CompletableFuture<T> future, int steps) {
+        long waitNanos = deadlineNanos + (steps - 1) * (deadlineNanos - TimeUnit.MILLISECONDS.toNanos(GRACE_MILLIS));
         try {
-            return future.get();
+            return future.get(waitNanos, TimeUnit.NANOSECONDS);
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             if (cause instanceof RuntimeException runtime) {
                 throw runtime;
             }
             throw new MemcachedException(String.valueOf(cause), cause);
+        } catch (TimeoutException e) {
+            // The operation stays with the sweeper, which fails it (and counts it against its server) when it runs.
+            throw new MemcachedTimeoutException("no answer within " + TimeUnit.NANOSECONDS.toMillis(waitNanos)
+                    + " ms (operation timeout plus " + GRACE_MILLIS + " ms): the client's sweeper thread is late");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new MemcachedException("interrupted while waiting for memcached", e);

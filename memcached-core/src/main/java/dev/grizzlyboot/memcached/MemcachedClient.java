@@ -76,7 +76,7 @@ public final class MemcachedClient implements AutoCloseable {
         this.dispatch = new Dispatch(cluster, operationTimeout.toNanos(), near);
         this.sweeper = new Sweeper(Duration.ofMillis(Math.max(1, Math.min(10, operationTimeout.toMillis() / 10))),
                 cluster::maintain);
-        this.blocking = new BlockingMemcachedClient(this);
+        this.blocking = new BlockingMemcachedClient(this, operationTimeout);
     }
 
     /** A builder; {@code servers} is the only required setting. */
