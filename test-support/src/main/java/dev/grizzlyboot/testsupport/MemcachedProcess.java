@@ -44,6 +44,16 @@ public final class MemcachedProcess implements AutoCloseable {
         this.log = log;
     }
 
+    /** Whether a memcached binary can be found ({@code MEMCACHED_BIN}, the {@code PATH}, the usual places). */
+    public static boolean installed() {
+        try {
+            MemcachedBinary.locate();
+            return true;
+        } catch (MemcachedNotInstalledException e) {
+            return false;
+        }
+    }
+
     /** Starts memcached with default options (64 MiB, 1 MiB item size) on a free loopback port. */
     public static MemcachedProcess start() {
         return start(MemcachedOptions.defaults());
