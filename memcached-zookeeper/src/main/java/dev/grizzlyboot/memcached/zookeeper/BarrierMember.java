@@ -19,8 +19,6 @@ import dev.grizzlyboot.memcached.zookeeper.SyncState.Phase;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
-import org.apache.zookeeper.AddWatchMode;
-import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.data.Stat;
@@ -76,7 +74,7 @@ final class BarrierMember implements AutoCloseable {
         this.client = client;
         this.curator = curator;
         this.settings = settings;
-        this.znodes = Znodes.of(settings.rootPath(), settings.clusterName());
+        this.znodes = new Znodes(curator, settings.rootPath(), settings.clusterName());
         this.onApplied = onApplied;
         this.servers = canonical(client.servers());
         this.worker = Executors.newSingleThreadScheduledExecutor(daemon("grizzly-zk-sync-" + settings.clusterName()));
@@ -103,13 +101,13 @@ final class BarrierMember implements AutoCloseable {
         ServerList committed;
         Stat serversStat = new Stat();
         try {
-            committed = read(znodes.committed(), null);
-            latest = read(znodes.servers(), serversStat);
+            committed = znodes.committed(null);
+            latest = znodes.latest(serversStat);
             if (committed == null) {
                 return seed(newServers, expectedVersion);
             }
             if (latest == null) {
-                throw new ServerListSyncException(znodes.servers() + " is missing although " + znodes.committed()
+                throw new ServerListSyncException(znodes.serversPath() + " is missing although " + znodes.committedPath()
                         + " exists; was it deleted by hand?");
             }
             if (committed.version() != expectedVersion) {
@@ -117,19 +115,15 @@ final class BarrierMember implements AutoCloseable {
                         + " but it is " + committed.version(), expectedVersion);
             }
             if (latest.version() > committed.version()) {
-                Decision decision = readDecision(latest.version());
+                Decision decision = znodes.decision(latest.version());
                 if (decision == null || decision.commit()) {
                     throw new ServerListConflictException("change " + latest.version()
                             + " is still in progress; propose again once it is committed or aborted", expectedVersion);
                 }
             }
             long next = latest.version() + 1;
-            curator.transaction().forOperations(
-                    curator.transactionOp().setData().withVersion(serversStat.getVersion())
-                            .forPath(znodes.servers(), new ServerList(next, newServers,
-                                    System.currentTimeMillis() + settings.prepareTimeout().toMillis()).encode()),
-                    curator.transactionOp().create().forPath(znodes.barrier(next)),
-                    curator.transactionOp().create().forPath(znodes.acks(next)));
+            znodes.propose(new ServerList(next, newServers,
+                    System.currentTimeMillis() + settings.prepareTimeout().toMillis()), serversStat.getVersion());
             log.info("member {} proposed servers version {}: {}", settings.memberId(), next, newServers);
             requestReconcile();
             return next;
@@ -158,21 +152,20 @@ final class BarrierMember implements AutoCloseable {
             discardPending();
         }
         try {
-            curator.watchers().remove(watcher).quietly().forPath(znodes.cluster());
+            znodes.unwatch(watcher);
         } catch (Exception e) {
-            log.debug("could not remove the watch on {}", znodes.cluster(), e);
+            log.debug("could not remove the watch on {}", znodes.clusterPath(), e);
         }
-        String member = znodes.member(settings.memberId());
         try {
-            Stat stat = curator.checkExists().forPath(member);
+            Stat stat = znodes.member(settings.memberId());
             if (stat != null && stat.getEphemeralOwner() == registeredSession) {
-                curator.delete().quietly().withVersion(stat.getVersion()).forPath(member);
+                znodes.deleteMember(settings.memberId(), stat.getVersion());
             }
         } catch (Exception e) {
             try {
                 // ZooKeeper is away: a guaranteed delete keeps trying in the background, so this
                 // member never blocks a later barrier even if the session outlives it.
-                curator.delete().quietly().guaranteed().forPath(member);
+                znodes.deleteMember(settings.memberId(), true);
             } catch (Exception again) {
                 log.warn("could not delete member node of {}; it goes when the session ends", settings.memberId(), again);
             }
@@ -229,8 +222,8 @@ final class BarrierMember implements AutoCloseable {
     private void reconcile() throws Exception {
         ensureStructure();
         Stat committedStat = new Stat();
-        ServerList committed = read(znodes.committed(), committedStat);
-        ServerList latest = read(znodes.servers(), null);
+        ServerList committed = znodes.committed(committedStat);
+        ServerList latest = znodes.latest(null);
         if (committed == null) {
             if (!settings.preferRemoteList()) {
                 seedFromLocalList();
@@ -253,7 +246,7 @@ final class BarrierMember implements AutoCloseable {
             }
             return;
         }
-        Decision decision = readDecision(latest.version());
+        Decision decision = znodes.decision(latest.version());
         if (decision == null) {
             if (prepare(latest)) {
                 synchronized (lock) {
@@ -278,24 +271,13 @@ final class BarrierMember implements AutoCloseable {
             return;
         }
         try {
-            createParents();
+            znodes.createParents();
             // One persistent recursive watch sees every change below the cluster node. It is added
             // again after every (re)connect: a new session has lost it, and adding it twice is harmless.
-            curator.watchers().add().withMode(AddWatchMode.PERSISTENT_RECURSIVE).usingWatcher(watcher)
-                    .forPath(znodes.cluster());
+            znodes.watch(watcher);
         } catch (Exception e) {
             rewatch.set(true);
             throw e;
-        }
-    }
-
-    private void createParents() throws Exception {
-        for (String path : List.of(znodes.members(), znodes.barriers())) {
-            try {
-                curator.create().creatingParentsIfNeeded().forPath(path);
-            } catch (KeeperException.NodeExistsException e) {
-                // another member made it
-            }
         }
     }
 
@@ -303,9 +285,7 @@ final class BarrierMember implements AutoCloseable {
         List<String> local = canonical(client.servers());
         ServerList seed = new ServerList(1, local, 0);
         try {
-            curator.transaction().forOperations(
-                    curator.transactionOp().create().forPath(znodes.servers(), seed.encode()),
-                    curator.transactionOp().create().forPath(znodes.committed(), seed.encode()));
+            znodes.seed(seed);
             log.info("member {} seeded cluster {} with its local servers {}", settings.memberId(),
                     settings.clusterName(), local);
         } catch (KeeperException.NodeExistsException e) {
@@ -320,17 +300,14 @@ final class BarrierMember implements AutoCloseable {
                     + " but the cluster has no committed list yet (expect 0)", expectedVersion);
         }
         ServerList seed = new ServerList(1, newServers, 0);
-        createParents();
-        curator.transaction().forOperations(
-                curator.transactionOp().create().forPath(znodes.servers(), seed.encode()),
-                curator.transactionOp().create().forPath(znodes.committed(), seed.encode()));
+        znodes.createParents();
+        znodes.seed(seed);
         requestReconcile();
         return 1;
     }
 
     private void ensureMember() throws Exception {
-        String path = znodes.member(settings.memberId());
-        Stat existing = curator.checkExists().forPath(path);
+        Stat existing = znodes.member(settings.memberId());
         long session = curator.getZookeeperClient().getZooKeeper().getSessionId();
         if (existing != null && existing.getEphemeralOwner() == session) {
             return;
@@ -341,11 +318,11 @@ final class BarrierMember implements AutoCloseable {
                         + " is registered by another session; member ids must be unique");
             }
             // Left over from this member's previous session, which the server has not expired yet.
-            curator.delete().quietly().forPath(path);
+            znodes.deleteMember(settings.memberId(), false);
         }
         // The node's owner, not the session read before: Curator may have switched sessions in between.
-        registeredSession = createEphemeral(path,
-                ("joined-at=" + System.currentTimeMillis() + "\n").getBytes(StandardCharsets.UTF_8));
+        byte[] joinedAt = ("joined-at=" + System.currentTimeMillis() + "\n").getBytes(StandardCharsets.UTF_8);
+        registeredSession = measuringClock(() -> znodes.createMember(settings.memberId(), joinedAt));
         log.info("member {} registered in cluster {} (session 0x{})", settings.memberId(), settings.clusterName(),
                 Long.toHexString(registeredSession));
     }
@@ -389,13 +366,12 @@ final class BarrierMember implements AutoCloseable {
     }
 
     private void acknowledge(long proposal) throws Exception {
-        String path = znodes.ack(proposal, settings.memberId());
-        Stat existing = curator.checkExists().forPath(path);
+        Stat existing = znodes.ack(proposal, settings.memberId());
         if (existing != null && existing.getEphemeralOwner() == registeredSession) {
             return;
         }
         try {
-            createEphemeral(path, new byte[0]);
+            measuringClock(() -> znodes.createAck(proposal, settings.memberId()));
         } catch (KeeperException.NodeExistsException | KeeperException.NoNodeException e) {
             // an old session's ack still there (it goes with that session, and the watch brings us
             // back), or the barrier was cleaned up because a newer change superseded it
@@ -405,8 +381,8 @@ final class BarrierMember implements AutoCloseable {
 
     /** Creates the decision once everybody acknowledged, or an abort past the deadline. */
     private void decideIfDue(ServerList latest) throws Exception {
-        List<String> members = curator.getChildren().forPath(znodes.members());
-        List<String> acks = curator.getChildren().forPath(znodes.acks(latest.version()));
+        List<String> members = znodes.members();
+        List<String> acks = znodes.acks(latest.version());
         long now = System.currentTimeMillis();
         Decision decision;
         if (!members.isEmpty() && acks.containsAll(members)) {
@@ -421,12 +397,9 @@ final class BarrierMember implements AutoCloseable {
             decision = Decision.abort(settings.memberId(),
                     "no acknowledgement from " + missing + " by the prepare deadline");
         }
-        try {
-            curator.create().forPath(znodes.decision(latest.version()), decision.encode());
+        if (znodes.decide(latest.version(), decision)) {
             log.info("member {} decided servers version {}: {}", settings.memberId(), latest.version(),
                     decision.commit() ? "commit at " + decision.commitAtMillis() : "abort, " + decision.reason());
-        } catch (KeeperException.NodeExistsException e) {
-            // another member decided first; its decision stands
         }
         requestReconcile();
     }
@@ -482,15 +455,8 @@ final class BarrierMember implements AutoCloseable {
                 return;
             }
         }
-        try {
-            curator.setData().withVersion(committedStat.getVersion()).forPath(znodes.committed(), latest.encode());
-        } catch (KeeperException.BadVersionException e) {
-            return; // another member wrote it
-        }
-        for (String child : curator.getChildren().forPath(znodes.barriers())) {
-            if (isOlderBarrier(child, latest.version())) {
-                curator.delete().quietly().deletingChildrenIfNeeded().forPath(znodes.barriers() + "/" + child);
-            }
+        if (znodes.recordCommitted(latest, committedStat.getVersion())) {
+            znodes.deleteBarriersBefore(latest.version());
         }
     }
 
@@ -548,28 +514,10 @@ final class BarrierMember implements AutoCloseable {
         }
     }
 
-    private ServerList read(String path, Stat stat) throws Exception {
-        try {
-            byte[] data = stat == null ? curator.getData().forPath(path) : curator.getData().storingStatIn(stat).forPath(path);
-            return ServerList.decode(data);
-        } catch (KeeperException.NoNodeException e) {
-            return null;
-        }
-    }
-
-    private Decision readDecision(long proposal) throws Exception {
-        try {
-            return Decision.decode(curator.getData().forPath(znodes.decision(proposal)));
-        } catch (KeeperException.NoNodeException e) {
-            return null;
-        }
-    }
-
-    /** Creates an ephemeral node, measures the clock offset from its creation time, returns its session. */
-    private long createEphemeral(String path, byte[] data) throws Exception {
-        Stat stat = new Stat();
+    /** Runs a create of an ephemeral node, measures the clock offset from its creation time, returns its session. */
+    private long measuringClock(EphemeralCreate create) throws Exception {
         long before = System.currentTimeMillis();
-        curator.create().storingStatIn(stat).withMode(CreateMode.EPHEMERAL).forPath(path, data);
+        Stat stat = create.run();
         long after = System.currentTimeMillis();
         long offset = stat.getCtime() - (before + after) / 2;
         long error = (after - before + 1) / 2;
@@ -595,14 +543,6 @@ final class BarrierMember implements AutoCloseable {
         }
     }
 
-    private static boolean isOlderBarrier(String child, long current) {
-        try {
-            return Long.parseLong(child) < current;
-        } catch (NumberFormatException e) {
-            return false;
-        }
-    }
-
     static List<String> canonical(List<ServerAddress> addresses) {
         return addresses.stream().map(ServerAddress::toString).toList();
     }
@@ -613,6 +553,12 @@ final class BarrierMember implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
         };
+    }
+
+    /** One create of an ephemeral znode, returning its stat. */
+    @FunctionalInterface
+    private interface EphemeralCreate {
+        Stat run() throws Exception;
     }
 
     /** A proposed list this member has built but not switched to. */
