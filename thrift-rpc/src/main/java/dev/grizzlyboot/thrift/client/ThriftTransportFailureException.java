@@ -12,7 +12,9 @@ import org.apache.thrift.transport.TTransportException;
 public final class ThriftTransportFailureException extends TTransportException {
     private static final long serialVersionUID = 1L;
 
+    /** The server of the last attempt, as {@code host:port}; part of the serialized form. */
     private final String server;
+    /** Whether any request byte left this client; part of the serialized form. */
     private final boolean requestMayHaveReachedServer;
 
     ThriftTransportFailureException(String server, String method, boolean requestMayHaveReachedServer,
