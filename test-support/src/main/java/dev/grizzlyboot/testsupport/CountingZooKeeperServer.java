@@ -31,6 +31,8 @@ import org.apache.zookeeper.server.persistence.FileTxnSnapLog;
  * pings excluded) and every watch notification it sends to a client. Tests and benchmarks use it
  * to measure the ZooKeeper work of a protocol by the server's own account rather than by
  * client-side guesses. Thread-safe; {@link #counts()} is a snapshot, subtract two to measure a span.
+ * Like {@link ZooKeeperExtension}, it needs {@code org.apache.curator:curator-test} (which brings
+ * the ZooKeeper server) on the class path.
  */
 public final class CountingZooKeeperServer implements AutoCloseable {
 

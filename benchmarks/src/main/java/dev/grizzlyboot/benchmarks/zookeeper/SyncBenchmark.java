@@ -13,6 +13,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
+import java.util.function.ToLongFunction;
 
 import dev.grizzlyboot.memcached.zookeeper.SyncState;
 import dev.grizzlyboot.testsupport.CountingZooKeeperServer;
@@ -80,8 +81,9 @@ public final class SyncBenchmark {
                     results.stream().mapToLong(ChangeResult::spreadMillis).max().orElse(0),
                     results.stream().mapToLong(ChangeResult::decisionMillis).max().orElse(0),
                     results.stream().mapToLong(ChangeResult::committedAfterTMillis).max().orElse(0));
-            System.err.printf(Locale.ROOT, "N=%d join %s; last change %s%n", n, join.requestsByOperation(),
-                    results.get(results.size() - 1).counts().requestsByOperation());
+            System.err.printf(Locale.ROOT, "N=%d join %s; last change %s; sessions closed during changes: %d%n", n,
+                    join.requestsByOperation(), results.get(results.size() - 1).counts().requestsByOperation(),
+                    results.stream().mapToLong(ChangeResult::sessionsClosed).sum());
             return results;
         } finally {
             closeAll(members);
@@ -184,18 +186,19 @@ public final class SyncBenchmark {
         }
     }
 
-    private static double mean(List<ChangeResult> results, java.util.function.ToLongFunction<ChangeResult> value) {
+    private static double mean(List<ChangeResult> results, ToLongFunction<ChangeResult> value) {
         return results.stream().mapToLong(value).average().orElse(0);
     }
 
     private static void writeCsv(Path file, List<ChangeResult> results) throws IOException {
         Files.createDirectories(file.toAbsolutePath().getParent());
         try (PrintWriter out = new PrintWriter(Files.newBufferedWriter(file))) {
-            out.println("members,change,requests,requests_after_t,watch_events,spread_ms,late_ms,decision_ms,committed_after_t_ms");
+            out.println("members,change,requests,requests_after_t,watch_events,spread_ms,late_ms,decision_ms,"
+                    + "committed_after_t_ms,sessions_closed");
             for (ChangeResult r : results) {
-                out.printf(Locale.ROOT, "%d,%d,%d,%d,%d,%d,%d,%d,%d%n", r.members(), r.change(), r.counts().requests(),
+                out.printf(Locale.ROOT, "%d,%d,%d,%d,%d,%d,%d,%d,%d,%d%n", r.members(), r.change(), r.counts().requests(),
                         r.requestsAfterT(), r.counts().watchEvents(), r.spreadMillis(), r.lateMillis(), r.decisionMillis(),
-                        r.committedAfterTMillis());
+                        r.committedAfterTMillis(), r.sessionsClosed());
             }
         }
     }
@@ -212,5 +215,10 @@ public final class SyncBenchmark {
      */
     record ChangeResult(int members, int change, Counts counts, long requestsAfterT, long spreadMillis, long lateMillis,
                         long decisionMillis, long committedAfterTMillis) {
+
+        /** Sessions that ended during the change: an expired member shows here, as the server closes its session. */
+        long sessionsClosed() {
+            return counts.requestsByOperation().getOrDefault("closeSession", 0L);
+        }
     }
 }

@@ -164,10 +164,12 @@ final class BarrierMember implements AutoCloseable {
         synchronized (lock) {
             discardPending();
         }
-        try {
-            znodes.unwatchAll(state().proposedVersion());
-        } catch (Exception e) {
-            log.debug("could not remove the watches below {}", znodes.clusterPath(), e);
+        if (curator.getZookeeperClient().isConnected()) {
+            try {
+                znodes.unwatchAll(state().proposedVersion());
+            } catch (Exception e) {
+                log.debug("could not remove the watches below {}", znodes.clusterPath(), e);
+            }
         }
         try {
             Stat stat = znodes.member(settings.memberId());

@@ -58,7 +58,10 @@ final class Znodes {
         return readList(committedPath(), stat);
     }
 
-    /** The latest proposal, or null if there is none yet. Watched: the member hears of the next proposal. */
+    /**
+     * The latest proposal, or null if there is none yet; {@code stat} (may be null) gets its znode
+     * stat. Watched: the member hears of the next proposal.
+     */
     ServerList latest(Stat stat) throws Exception {
         return readList(serversPath(), stat);
     }
