@@ -20,6 +20,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
@@ -28,10 +29,14 @@ import org.slf4j.LoggerFactory;
 /**
  * One client's side of the protocol. All ZooKeeper reads and reactions run as one idempotent
  * {@link #reconcile()} on a single worker thread: any watch event, reconnect or deadline just asks
- * for another pass, so a missed event or a new session never leaves the member behind. Switching
- * at T runs on a separate timer thread so that a slow ZooKeeper call cannot delay it.
+ * for another pass (requests while one is queued coalesce), so a missed event or a new session
+ * never leaves the member behind. A pass reads only what it needs and watches only the nodes
+ * whose next change it must react to (see {@link Znodes}), so one change costs each member a
+ * constant number of requests and watch events, however many members there are. Switching at T
+ * runs on a separate timer thread so that a slow ZooKeeper call cannot delay it.
  *
- * <p>Thread-safe: the member's state is guarded by {@code lock}, never held during ZooKeeper calls.
+ * <p>Thread-safe: the member's state is guarded by {@code lock}, never held during ZooKeeper calls;
+ * what only the worker thread touches is marked so.
  */
 final class BarrierMember implements AutoCloseable {
 
@@ -48,7 +53,7 @@ final class BarrierMember implements AutoCloseable {
     private final ScheduledExecutorService timer;
     private final AtomicBoolean reconcileQueued = new AtomicBoolean();
     private final CountDownLatch joined = new CountDownLatch(1);
-    private final Watcher watcher = event -> requestReconcile();
+    private final Watcher watcher = this::nodeChanged;
     private final ConnectionStateListener connectionListener = this::connectionChanged;
 
     private final Object lock = new Object();
@@ -66,15 +71,23 @@ final class BarrierMember implements AutoCloseable {
     private volatile boolean connected;
     private volatile boolean closed;
 
-    private final AtomicBoolean rewatch = new AtomicBoolean(true);
+    private final AtomicBoolean checkStructure = new AtomicBoolean(true);
     // Written by the worker thread only; close() reads it after the worker stopped.
     private volatile long registeredSession;
+    // Worker thread only: what this member already did, so that a pass does not ask ZooKeeper again.
+    private long ackedVersion;
+    private long ackedSession;
+    private boolean watchingMembers;
+    private long decidedVersion;
+    private Decision decided;
+    // The version whose commit this member decided, and so records at T (read by the timer thread).
+    private volatile long recordsVersion;
 
     BarrierMember(MemcachedClient client, CuratorFramework curator, SyncSettings settings, Consumer<SyncState> onApplied) {
         this.client = client;
         this.curator = curator;
         this.settings = settings;
-        this.znodes = new Znodes(curator, settings.rootPath(), settings.clusterName());
+        this.znodes = new Znodes(curator, settings.rootPath(), settings.clusterName(), watcher);
         this.onApplied = onApplied;
         this.servers = canonical(client.servers());
         this.worker = Executors.newSingleThreadScheduledExecutor(daemon("grizzly-zk-sync-" + settings.clusterName()));
@@ -151,10 +164,12 @@ final class BarrierMember implements AutoCloseable {
         synchronized (lock) {
             discardPending();
         }
-        try {
-            znodes.unwatch(watcher);
-        } catch (Exception e) {
-            log.debug("could not remove the watch on {}", znodes.clusterPath(), e);
+        if (curator.getZookeeperClient().isConnected()) {
+            try {
+                znodes.unwatchAll(state().proposedVersion());
+            } catch (Exception e) {
+                log.debug("could not remove the watches below {}", znodes.clusterPath(), e);
+            }
         }
         try {
             Stat stat = znodes.member(settings.memberId());
@@ -238,6 +253,7 @@ final class BarrierMember implements AutoCloseable {
         ensureMember();
         joined.countDown();
         if (latest == null || latest.version() <= committed.version()) {
+            stopWatchingMembers();
             synchronized (lock) {
                 if (pending != null && pending.version <= committed.version()) {
                     discardPending();
@@ -246,7 +262,7 @@ final class BarrierMember implements AutoCloseable {
             }
             return;
         }
-        Decision decision = znodes.decision(latest.version());
+        Decision decision = decision(latest.version());
         if (decision == null) {
             if (prepare(latest)) {
                 synchronized (lock) {
@@ -255,7 +271,10 @@ final class BarrierMember implements AutoCloseable {
                 acknowledge(latest.version());
             }
             decideIfDue(latest);
-        } else if (decision.commit()) {
+            return;
+        }
+        stopWatchingMembers();
+        if (decision.commit()) {
             scheduleCommit(latest, decision);
             writeCommittedIfApplied(latest, decision, committedStat);
         } else {
@@ -266,17 +285,36 @@ final class BarrierMember implements AutoCloseable {
         }
     }
 
+    /** Once the barrier is decided, who joins or leaves no longer matters to it: a join costs the others nothing. */
+    private void stopWatchingMembers() throws Exception {
+        if (watchingMembers) {
+            znodes.unwatchMembers();
+            watchingMembers = false;
+        }
+    }
+
+    /** The decision of barrier {@code version}: read once, as it never changes once made. */
+    private Decision decision(long version) throws Exception {
+        if (decidedVersion != version) {
+            Decision read = znodes.decision(version);
+            if (read == null) {
+                return null;
+            }
+            decided = read;
+            decidedVersion = version;
+        }
+        return decided;
+    }
+
     private void ensureStructure() throws Exception {
-        if (!rewatch.getAndSet(false)) {
+        // Once per connection, as the original watch set-up did: cheap, and it repairs a tree deleted by hand.
+        if (!checkStructure.getAndSet(false)) {
             return;
         }
         try {
             znodes.createParents();
-            // One persistent recursive watch sees every change below the cluster node. It is added
-            // again after every (re)connect: a new session has lost it, and adding it twice is harmless.
-            znodes.watch(watcher);
         } catch (Exception e) {
-            rewatch.set(true);
+            checkStructure.set(true);
             throw e;
         }
     }
@@ -307,9 +345,13 @@ final class BarrierMember implements AutoCloseable {
     }
 
     private void ensureMember() throws Exception {
-        Stat existing = znodes.member(settings.memberId());
         long session = curator.getZookeeperClient().getZooKeeper().getSessionId();
+        if (registeredSession == session) {
+            return; // the node lives as long as this session
+        }
+        Stat existing = znodes.member(settings.memberId());
         if (existing != null && existing.getEphemeralOwner() == session) {
+            registeredSession = session;
             return;
         }
         if (existing != null) {
@@ -366,22 +408,35 @@ final class BarrierMember implements AutoCloseable {
     }
 
     private void acknowledge(long proposal) throws Exception {
-        Stat existing = znodes.ack(proposal, settings.memberId());
-        if (existing != null && existing.getEphemeralOwner() == registeredSession) {
+        if (ackedVersion == proposal && ackedSession == registeredSession) {
             return;
         }
         try {
-            measuringClock(() -> znodes.createAck(proposal, settings.memberId()));
-        } catch (KeeperException.NodeExistsException | KeeperException.NoNodeException e) {
-            // an old session's ack still there (it goes with that session, and the watch brings us
-            // back), or the barrier was cleaned up because a newer change superseded it
+            ackedSession = measuringClock(() -> znodes.createAck(proposal, settings.memberId()));
+            ackedVersion = proposal;
+        } catch (KeeperException.NodeExistsException e) {
+            Stat existing = znodes.ack(proposal, settings.memberId());
+            if (existing != null && existing.getEphemeralOwner() == registeredSession) {
+                ackedSession = registeredSession; // made by this session, whose reply was lost
+                ackedVersion = proposal;
+            } else {
+                requestReconcileIn(RETRY_MILLIS); // an old session's ack: it goes with that session
+            }
+        } catch (KeeperException.NoNodeException e) {
+            // the barrier was cleaned up because a newer change superseded it
             requestReconcileIn(RETRY_MILLIS);
         }
     }
 
-    /** Creates the decision once everybody acknowledged, or an abort past the deadline. */
+    /**
+     * Creates the decision once everybody acknowledged, or an abort past the deadline. Every member
+     * checks right after acknowledging; ZooKeeper orders the acknowledgements, so the last one's
+     * check sees them all. While some are missing the member watches {@code members}: a member
+     * leaving (its session ending) may complete the barrier without a new acknowledgement.
+     */
     private void decideIfDue(ServerList latest) throws Exception {
         List<String> members = znodes.members();
+        watchingMembers = true;
         List<String> acks = znodes.acks(latest.version());
         long now = System.currentTimeMillis();
         Decision decision;
@@ -397,11 +452,16 @@ final class BarrierMember implements AutoCloseable {
             decision = Decision.abort(settings.memberId(),
                     "no acknowledgement from " + missing + " by the prepare deadline");
         }
+        // The decision node is watched (the pass read it as missing), so its creation brings the next pass.
         if (znodes.decide(latest.version(), decision)) {
+            decided = decision;
+            decidedVersion = latest.version();
+            if (decision.commit()) {
+                recordsVersion = latest.version();
+            }
             log.info("member {} decided servers version {}: {}", settings.memberId(), latest.version(),
                     decision.commit() ? "commit at " + decision.commitAtMillis() : "abort, " + decision.reason());
         }
-        requestReconcile();
     }
 
     private void scheduleCommit(ServerList latest, Decision decision) {
@@ -441,19 +501,39 @@ final class BarrierMember implements AutoCloseable {
             applied = applyPending(scheduled, "commit time reached");
         }
         notifyApplied(applied);
-        requestReconcile();
+        if (recordsVersion == scheduled.version) {
+            requestReconcile();
+        } else {
+            // The decider records the commit at T and everyone hears it through the watch on
+            // committed; only if it has not (it died) by a commit delay later does a pass here do it.
+            long recordBy = scheduled.commitAtMillis + settings.commitDelay().toMillis();
+            try {
+                timer.schedule(() -> {
+                    if (state().committedVersion() < scheduled.version) {
+                        requestReconcile();
+                    }
+                }, Math.max(0, recordBy - System.currentTimeMillis()), TimeUnit.MILLISECONDS);
+            } catch (RejectedExecutionException e) {
+                // closing
+            }
+        }
     }
 
     /**
-     * The first member past T records the commit, so that later joiners start from it. Written
-     * against the {@code committed} version this pass read (older than {@code latest}): if another
-     * member got there first, the write fails and that is fine.
+     * Records the commit, so that later joiners start from it: the member that decided it does at
+     * T, any member does from a commit delay after T (the decider may have died). Written against
+     * the {@code committed} version this pass read (older than {@code latest}): if another member
+     * got there first, the write fails and that is fine. The recorder then deletes older barriers.
      */
     private void writeCommittedIfApplied(ServerList latest, Decision decision, Stat committedStat) throws Exception {
+        long now = System.currentTimeMillis();
         synchronized (lock) {
-            if (version < latest.version() || System.currentTimeMillis() < decision.commitAtMillis()) {
+            if (version < latest.version() || now < decision.commitAtMillis()) {
                 return;
             }
+        }
+        if (recordsVersion != latest.version() && now < decision.commitAtMillis() + settings.commitDelay().toMillis()) {
+            return;
         }
         if (znodes.recordCommitted(latest, committedStat.getVersion())) {
             znodes.deleteBarriersBefore(latest.version());
@@ -505,11 +585,21 @@ final class BarrierMember implements AutoCloseable {
 
     // ---- ZooKeeper plumbing ---------------------------------------------------------------------
 
+    /** A watched node changed; the removal of a watch this member no longer needs is no news. */
+    private void nodeChanged(WatchedEvent event) {
+        switch (event.getType()) {
+            case NodeCreated, NodeDeleted, NodeDataChanged, NodeChildrenChanged -> requestReconcile();
+            default -> {
+                // connection states come through connectionChanged
+            }
+        }
+    }
+
     private void connectionChanged(CuratorFramework client, ConnectionState state) {
         connected = state.isConnected();
         log.info("member {}: ZooKeeper connection {}", settings.memberId(), state);
         if (state.isConnected()) {
-            rewatch.set(true);
+            checkStructure.set(true);
             requestReconcile();
         }
     }

@@ -3,19 +3,20 @@ package dev.grizzlyboot.memcached.zookeeper;
 import java.io.IOException;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.zookeeper.AddWatchMode;
+import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.data.Stat;
 
 /**
- * One cluster's znodes: their paths, every ZooKeeper read and write of the protocol, and the
- * parsing of their {@code key=value} contents:
+ * One cluster's znodes as one member sees them: their paths, every ZooKeeper read and write of the
+ * protocol, the member's watches, and the parsing of their {@code key=value} contents:
  *
  * <pre>
  * {root}/{cluster}/servers                 latest proposal (list + version), written with a version check
@@ -25,43 +26,72 @@ import org.apache.zookeeper.data.Stat;
  * {root}/{cluster}/barriers/{v}/decision   created once: commit at T, or abort
  * </pre>
  *
- * Thread-safe (it holds no state besides the paths and the Curator client); every method is one
- * or a few blocking ZooKeeper calls and throws what Curator throws.
+ * The reads a member reacts to leave a one-time watch (the member's {@code watcher}) on exactly
+ * the nodes whose next change matters: {@code committed}, {@code servers}, the open barrier's
+ * {@code decision}, and {@code members} while the member waits for others to acknowledge.
+ * Nobody watches acknowledgements, so neither acknowledging nor cleaning up a barrier notifies
+ * anyone. Thread-safe (no state besides the paths, the Curator client and the watcher); every
+ * method is one or a few blocking ZooKeeper calls and throws what Curator throws.
  */
 final class Znodes {
 
+    /** Deletes per transaction when cleaning up, well below ZooKeeper's 1 MB request limit. */
+    private static final int DELETES_PER_TRANSACTION = 1_000;
+
     private final CuratorFramework curator;
     private final String cluster;
+    private final Watcher watcher;
 
-    Znodes(CuratorFramework curator, String root, String clusterName) {
+    Znodes(CuratorFramework curator, String root, String clusterName, Watcher watcher) {
         this.curator = curator;
         this.cluster = root + "/" + clusterName;
+        this.watcher = watcher;
     }
 
     // ---- reads ----------------------------------------------------------------------------------
 
-    /** The committed list, or null if there is none yet; {@code stat} (may be null) gets its znode stat. */
+    /**
+     * The committed list, or null if there is none yet; {@code stat} gets its znode stat. Watched:
+     * the member hears when it is recorded, or created.
+     */
     ServerList committed(Stat stat) throws Exception {
         return readList(committedPath(), stat);
     }
 
-    /** The latest proposal, or null if there is none yet; {@code stat} (may be null) gets its znode stat. */
+    /**
+     * The latest proposal, or null if there is none yet; {@code stat} (may be null) gets its znode
+     * stat. Watched: the member hears of the next proposal.
+     */
     ServerList latest(Stat stat) throws Exception {
         return readList(serversPath(), stat);
     }
 
-    /** The decision of barrier {@code version}, or null while there is none. */
+    /**
+     * The decision of barrier {@code version}, or null while there is none. Watched while there is
+     * none (the member hears when it is made); once made it never changes, so it is read unwatched.
+     */
     Decision decision(long version) throws Exception {
-        try {
-            return Decision.decode(curator.getData().forPath(decisionPath(version)));
-        } catch (KeeperException.NoNodeException e) {
-            return null;
+        String path = decisionPath(version);
+        while (true) {
+            try {
+                return Decision.decode(curator.getData().forPath(path));
+            } catch (KeeperException.NoNodeException e) {
+                // Watch only a missing node: a watch on an existing one would fire again at clean-up.
+                if (curator.checkExists().usingWatcher(watcher).forPath(path) == null) {
+                    return null;
+                }
+            }
         }
     }
 
-    /** The ids of the live members. */
+    /** The ids of the live members. Watched: the member hears when one joins or leaves. */
     List<String> members() throws Exception {
-        return curator.getChildren().forPath(membersPath());
+        return curator.getChildren().usingWatcher(watcher).forPath(membersPath());
+    }
+
+    /** Stops hearing about members joining and leaving (the member no longer waits for them). */
+    void unwatchMembers() throws Exception {
+        curator.watchers().remove(watcher).ofType(Watcher.WatcherType.Children).quietly().forPath(membersPath());
     }
 
     /** The ids of the members that acknowledged barrier {@code version}. */
@@ -92,13 +122,11 @@ final class Znodes {
         }
     }
 
-    /** Adds one persistent recursive watch on the cluster node; adding it twice is harmless. */
-    void watch(Watcher watcher) throws Exception {
-        curator.watchers().add().withMode(AddWatchMode.PERSISTENT_RECURSIVE).usingWatcher(watcher).forPath(cluster);
-    }
-
-    void unwatch(Watcher watcher) throws Exception {
-        curator.watchers().remove(watcher).quietly().forPath(cluster);
+    /** Removes the member's watches (those left on {@code barrier}'s decision included), for leaving. */
+    void unwatchAll(long barrier) throws Exception {
+        for (String path : List.of(committedPath(), serversPath(), membersPath(), decisionPath(barrier))) {
+            curator.watchers().remove(watcher).ofType(Watcher.WatcherType.Any).quietly().forPath(path);
+        }
     }
 
     // ---- writes ---------------------------------------------------------------------------------
@@ -156,11 +184,37 @@ final class Znodes {
         }
     }
 
-    /** Deletes every barrier older than {@code version}, with its acknowledgements and decision. */
+    /**
+     * Deletes every barrier older than {@code version}, with its acknowledgements and decision, in
+     * as few transactions as the request size allows: one request per thousand nodes, where node
+     * by node would be one per acknowledgement. Nobody watches these nodes, so nobody hears of it.
+     */
     void deleteBarriersBefore(long version) throws Exception {
+        List<String> paths = new ArrayList<>();
         for (String child : curator.getChildren().forPath(barriersPath())) {
             if (isBarrierBefore(child, version)) {
-                curator.delete().quietly().deletingChildrenIfNeeded().forPath(barriersPath() + "/" + child);
+                long old = Long.parseLong(child);
+                childrenOrNone(acksPath(old)).forEach(ack -> paths.add(ackPath(old, ack)));
+                childrenOrNone(barrierPath(old)).stream().filter(name -> !name.equals("acks"))
+                        .forEach(name -> paths.add(barrierPath(old) + "/" + name));
+                paths.add(acksPath(old));
+                paths.add(barrierPath(old));
+            }
+        }
+        for (int from = 0; from < paths.size(); from += DELETES_PER_TRANSACTION) {
+            List<String> chunk = paths.subList(from, Math.min(paths.size(), from + DELETES_PER_TRANSACTION));
+            List<CuratorOp> deletes = new ArrayList<>();
+            for (String path : chunk) {
+                deletes.add(curator.transactionOp().delete().forPath(path));
+            }
+            try {
+                curator.transaction().forOperations(deletes);
+            } catch (KeeperException.NoNodeException | KeeperException.NotEmptyException e) {
+                // An acknowledgement went with its session (or one was added) since the listing:
+                // the transaction is all or nothing, so delete this chunk node by node instead.
+                for (String path : chunk) {
+                    curator.delete().quietly().deletingChildrenIfNeeded().forPath(path);
+                }
             }
         }
     }
@@ -245,12 +299,26 @@ final class Znodes {
         }
     }
 
+    /** Reads a list, watched; a missing node gets a watch for its creation instead. */
     private ServerList readList(String path, Stat stat) throws Exception {
+        Stat into = stat == null ? new Stat() : stat;
+        while (true) {
+            try {
+                return ServerList.decode(curator.getData().storingStatIn(into).usingWatcher(watcher).forPath(path));
+            } catch (KeeperException.NoNodeException e) {
+                if (curator.checkExists().usingWatcher(watcher).forPath(path) == null) {
+                    return null;
+                }
+                // created between the two calls: read it
+            }
+        }
+    }
+
+    private List<String> childrenOrNone(String path) throws Exception {
         try {
-            byte[] data = stat == null ? curator.getData().forPath(path) : curator.getData().storingStatIn(stat).forPath(path);
-            return ServerList.decode(data);
+            return curator.getChildren().forPath(path);
         } catch (KeeperException.NoNodeException e) {
-            return null;
+            return List.of();
         }
     }
 

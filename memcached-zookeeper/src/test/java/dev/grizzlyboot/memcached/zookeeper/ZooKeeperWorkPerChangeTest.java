@@ -1,0 +1,93 @@
+package dev.grizzlyboot.memcached.zookeeper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+
+import dev.grizzlyboot.memcached.zookeeper.SyncState.Phase;
+import dev.grizzlyboot.testsupport.CountingZooKeeperServer;
+import dev.grizzlyboot.testsupport.CountingZooKeeperServer.Counts;
+import dev.grizzlyboot.testsupport.MemcachedExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The ZooKeeper work of one server-list change grows linearly with the number of members, by the
+ * server's own count of the requests it processed and the watch notifications it sent (not a
+ * timing): twice the members, about twice the work, and a small constant per member.
+ */
+class ZooKeeperWorkPerChangeTest {
+
+    private static final Logger log = LoggerFactory.getLogger(ZooKeeperWorkPerChangeTest.class);
+
+    /** "About twice": room for a retried call or two on a loaded machine, far below the old N^1.7. */
+    private static final double MAX_GROWTH_FOR_TWICE_THE_MEMBERS = 2.2;
+    private static final int MAX_REQUESTS_PER_MEMBER = 20;
+
+    @RegisterExtension
+    static MemcachedExtension memcached = MemcachedExtension.servers(3);
+
+    @Test
+    void requestsAndWatchEventsPerChangeAtFortyMembersAreAboutTwiceThoseAtTwenty() throws Exception {
+        try (CountingZooKeeperServer zooKeeper = CountingZooKeeperServer.start()) {
+            Counts twenty = secondChange(zooKeeper, 20);
+            Counts forty = secondChange(zooKeeper, 40);
+            log.info("one change, by the server's count: 20 members {} requests, {} watch events ({}); "
+                    + "40 members {} requests, {} watch events ({})", twenty.requests(), twenty.watchEvents(),
+                    twenty.requestsByOperation(), forty.requests(), forty.watchEvents(), forty.requestsByOperation());
+
+            assertThat((double) forty.requests()).as("requests per change, 40 members against 20")
+                    .isLessThanOrEqualTo(MAX_GROWTH_FOR_TWICE_THE_MEMBERS * twenty.requests());
+            assertThat((double) forty.watchEvents()).as("watch events per change, 40 members against 20")
+                    .isLessThanOrEqualTo(MAX_GROWTH_FOR_TWICE_THE_MEMBERS * twenty.watchEvents());
+            assertThat(forty.requests()).as("requests per change, clean-up included")
+                    .isLessThanOrEqualTo(MAX_REQUESTS_PER_MEMBER * 40L);
+        }
+    }
+
+    /**
+     * Starts {@code n} members, makes two changes and returns the counts of the second, from the
+     * proposal until ZooKeeper is quiet again: it includes the clean-up of the first change's
+     * barrier with its {@code n} acknowledgements.
+     */
+    private static Counts secondChange(CountingZooKeeperServer zooKeeper, int n) {
+        String cluster = "members-" + n;
+        List<String> before = memcached.addresses().subList(0, 2);
+        List<TestMember> members = new ArrayList<>();
+        try {
+            for (int i = 0; i < n; i++) {
+                members.add(TestMember.join(zooKeeper.connectString(), cluster, "m" + i, before));
+            }
+            change(members, memcached.addresses(), 2);
+            Counts start = settled(zooKeeper);
+            change(members, before, 3);
+            return settled(zooKeeper).minus(start);
+        } finally {
+            members.forEach(TestMember::close);
+        }
+    }
+
+    private static void change(List<TestMember> members, List<String> servers, long version) {
+        assertThat(members.get(1).sync.proposeServers(servers, version - 1)).isEqualTo(version);
+        await().atMost(TestMember.AWAIT).until(() -> members.stream().allMatch(member -> member.switchTo(version) != null
+                && member.state().committedVersion() == version && member.state().phase() == Phase.IN_SYNC));
+        assertThat(members).allSatisfy(member -> assertThat(member.client.servers()).hasToString(servers.toString()));
+    }
+
+    /** The counts once two readings 300 ms apart agree: the members have done what the last step asked of them. */
+    private static Counts settled(CountingZooKeeperServer zooKeeper) {
+        AtomicReference<Counts> last = new AtomicReference<>(zooKeeper.counts());
+        await().atMost(TestMember.AWAIT).pollDelay(Duration.ofMillis(300)).pollInterval(Duration.ofMillis(300))
+                .until(() -> {
+                    Counts now = zooKeeper.counts();
+                    return now.equals(last.getAndSet(now));
+                });
+        return last.get();
+    }
+}
