@@ -15,6 +15,10 @@ import org.glassfish.grizzly.filterchain.NextAction;
  */
 public final class ThriftClientFilter extends BaseFilter {
 
+    /** Creates the filter; one instance can serve every client connection. */
+    public ThriftClientFilter() {
+    }
+
     @Override
     public NextAction handleRead(FilterChainContext ctx) throws IOException {
         ClientFrameTransport transport = ClientFrameTransport.ATTACHED.get(ctx.getConnection());
