@@ -187,9 +187,10 @@ public final class MemcachedClientBuilder {
     }
 
     /**
-     * The largest value the client sends or accepts, in bytes (default 1 MiB, memcached's own
-     * default). Larger values fail with {@link ValueTooLargeException} before anything is sent;
-     * set it to match a server started with {@code -I}.
+     * memcached's item size limit in bytes (default 1 MiB, memcached's own default; set it to
+     * match a server started with {@code -I}). An item is the value plus its key and a 59-byte
+     * header (63 with flags), as memcached counts it: a value that would make a larger item fails
+     * with {@link ValueTooLargeException} before anything is sent.
      */
     public MemcachedClientBuilder maxItemSize(int bytes) {
         this.maxItemSize = atLeastOne(bytes, "maxItemSize");
