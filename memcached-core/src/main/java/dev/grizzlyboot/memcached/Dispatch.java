@@ -2,11 +2,13 @@ package dev.grizzlyboot.memcached;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
@@ -65,12 +67,12 @@ final class Dispatch {
      * a completed write is on every copy that could take it.
      */
     <T> CompletableFuture<T> write(String name, String key, Function<byte[], Request> request, ResponseHandler<T> handler) {
-        return invalidatingNear(List.of(key), () -> replicatedWrite(name, key, request, handler));
+        return invalidatingNear(Collections.singletonList(key), () -> replicatedWrite(name, key, request, handler));
     }
 
     /** Sends a write to a key's owner only (a CAS: tokens differ per server), dropping the near-cache copy. */
     <T> CompletableFuture<T> ownerWrite(String name, String key, Function<byte[], Request> request, ResponseHandler<T> handler) {
-        return invalidatingNear(List.of(key), () -> single(name, key, request, handler));
+        return invalidatingNear(Collections.singletonList(key), () -> single(name, key, request, handler));
     }
 
     /** Sends a request to a key's replicas only (the owner already has the write). */
@@ -128,8 +130,10 @@ final class Dispatch {
         if (!near.enabled()) {
             return write.get();
         }
-        keys.forEach(near::invalidate);
-        return write.get().whenComplete((result, error) -> keys.forEach(near::invalidate));
+        // A null key has no copy; the write itself reports it as an InvalidKeyException.
+        List<String> present = keys.stream().filter(Objects::nonNull).toList();
+        present.forEach(near::invalidate);
+        return write.get().whenComplete((result, error) -> present.forEach(near::invalidate));
     }
 
     private <T> CompletableFuture<T> replicatedWrite(String name, String key, Function<byte[], Request> request,

@@ -7,8 +7,10 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import dev.grizzlyboot.memcached.Dispatch.Routing;
 import dev.grizzlyboot.memcached.cluster.ServerAddress;
@@ -178,7 +180,7 @@ public final class MemcachedClient implements AutoCloseable {
      * With a near cache, a local copy is used when there is one.
      */
     public <T> CompletableFuture<T> get(String key, Transcoder<T> valueTranscoder) {
-        CachedData local = near.get(key);
+        CachedData local = key == null ? null : near.get(key);
         if (local != null) {
             try {
                 return CompletableFuture.completedFuture(valueTranscoder.decode(local));
@@ -214,16 +216,20 @@ public final class MemcachedClient implements AutoCloseable {
 
     /** The value of a key, or {@code null}, and resets its expiry to {@code expiry} when found. */
     public CompletableFuture<Object> getAndTouch(String key, Duration expiry) {
-        int wireExpiry = Expiry.toWire(expiry);
-        return dispatch.single("getAndTouch", key, k -> Request.touch(Opcode.GAT, k, wireExpiry),
-                Answers.valueOrNull(transcoder, near, null, 0));
+        return reported(() -> {
+            int wireExpiry = Expiry.toWire(expiry);
+            return dispatch.single("getAndTouch", key, k -> Request.touch(Opcode.GAT, k, wireExpiry),
+                    Answers.valueOrNull(transcoder, near, null, 0));
+        });
     }
 
     /** Resets the expiry of a key; {@code false} if the key is not stored. */
     public CompletableFuture<Boolean> touch(String key, Duration expiry) {
-        int wireExpiry = Expiry.toWire(expiry);
-        return dispatch.write("touch", key, k -> Request.touch(Opcode.TOUCH, k, wireExpiry),
-                Answers.falseOn(ServerStatus.KEY_NOT_FOUND));
+        return reported(() -> {
+            int wireExpiry = Expiry.toWire(expiry);
+            return dispatch.write("touch", key, k -> Request.touch(Opcode.TOUCH, k, wireExpiry),
+                    Answers.falseOn(ServerStatus.KEY_NOT_FOUND));
+        });
     }
 
     // ---- writes ---------------------------------------------------------------------------------
@@ -269,8 +275,13 @@ public final class MemcachedClient implements AutoCloseable {
     /**
      * Stores a value only if the key still has the CAS token {@code cas} (from {@link #gets}).
      * With replicas, the owner's copy decides; replicas then get the stored value (their tokens differ).
+     * A token of 0 fails with {@link IllegalArgumentException}: memcached would take it as "no
+     * check" and store unconditionally, creating a missing key.
      */
     public CompletableFuture<CasResult> cas(String key, Object value, long cas, Duration expiry) {
+        if (cas == 0) {
+            return CompletableFuture.failedFuture(zeroCasToken(key));
+        }
         CompletableFuture<CasResult> owner = store("cas", Opcode.SET, key, value, expiry, cas, transcoder, Answers.casResult());
         if (!cluster.replicated()) {
             return owner;
@@ -288,7 +299,9 @@ public final class MemcachedClient implements AutoCloseable {
 
     /**
      * Adds {@code delta} to a counter and returns the new value; fails with
-     * {@link KeyNotFoundException} if the key is not stored.
+     * {@link KeyNotFoundException} if the key is not stored. Counters are unsigned 64-bit numbers:
+     * a negative {@code delta} (or {@code initial}) fails with {@link IllegalArgumentException}
+     * rather than being sent as a huge one; subtract with {@link #decr}.
      */
     public CompletableFuture<Long> incr(String key, long delta) {
         return counter("incr", Opcode.INCREMENT, key, delta, 0, NO_AUTO_CREATE);
@@ -296,7 +309,7 @@ public final class MemcachedClient implements AutoCloseable {
 
     /** Adds {@code delta} to a counter, creating it as {@code initial} (with {@code expiry}) if it is not stored. */
     public CompletableFuture<Long> incr(String key, long delta, long initial, Duration expiry) {
-        return counter("incr", Opcode.INCREMENT, key, delta, initial, Expiry.toWire(expiry));
+        return reported(() -> counter("incr", Opcode.INCREMENT, key, delta, initial, Expiry.toWire(expiry)));
     }
 
     /**
@@ -309,7 +322,7 @@ public final class MemcachedClient implements AutoCloseable {
 
     /** Subtracts {@code delta} from a counter, creating it as {@code initial} if it is not stored. */
     public CompletableFuture<Long> decr(String key, long delta, long initial, Duration expiry) {
-        return counter("decr", Opcode.DECREMENT, key, delta, initial, Expiry.toWire(expiry));
+        return reported(() -> counter("decr", Opcode.DECREMENT, key, delta, initial, Expiry.toWire(expiry)));
     }
 
     // ---- bulk -----------------------------------------------------------------------------------
@@ -321,6 +334,10 @@ public final class MemcachedClient implements AutoCloseable {
 
     /** Reads many keys with a given transcoder; with a near cache, only keys without a local copy go to memcached. */
     public <T> CompletableFuture<BulkResult<T>> getMulti(Collection<String> keys, Transcoder<T> valueTranscoder) {
+        return reported(() -> getMultiThroughNear(Objects.requireNonNull(keys, "keys"), valueTranscoder));
+    }
+
+    private <T> CompletableFuture<BulkResult<T>> getMultiThroughNear(Collection<String> keys, Transcoder<T> valueTranscoder) {
         if (!near.enabled()) {
             return dispatch.bulk("getMulti", keys, (key, bytes) -> Request.keyed(Opcode.GETQ, bytes),
                     Answers.foundOrError(valueTranscoder, near, 0), Outcome.NOT_FOUND, Routing.READ);
@@ -328,7 +345,7 @@ public final class MemcachedClient implements AutoCloseable {
         Map<String, KeyResult<T>> local = new LinkedHashMap<>();
         List<String> remote = new ArrayList<>();
         for (String key : new LinkedHashSet<>(keys)) {
-            CachedData copy = near.get(key);
+            CachedData copy = key == null ? null : near.get(key);
             if (copy == null) {
                 remote.add(key);
             } else {
@@ -348,34 +365,46 @@ public final class MemcachedClient implements AutoCloseable {
 
     /** Reads many keys with their CAS tokens ({@link KeyResult#cas()}). */
     public CompletableFuture<BulkResult<Object>> getsMulti(Collection<String> keys) {
-        return dispatch.bulk("getsMulti", keys, (key, bytes) -> Request.keyed(Opcode.GETQ, bytes),
-                Answers.foundWithCasOrError(transcoder), Outcome.NOT_FOUND, Routing.READ);
+        return reported(() -> dispatch.bulk("getsMulti", Objects.requireNonNull(keys, "keys"),
+                (key, bytes) -> Request.keyed(Opcode.GETQ, bytes), Answers.foundWithCasOrError(transcoder), Outcome.NOT_FOUND,
+                Routing.READ));
     }
 
     /** Stores many values with one expiry: one write and one round trip per server. */
     public CompletableFuture<BulkResult<Object>> setMulti(Map<String, ?> values, Duration expiry) {
-        int wireExpiry = Expiry.toWire(expiry);
-        return dispatch.bulk("setMulti", values.keySet(),
-                (key, bytes) -> this.values.storeRequest(Opcode.SETQ, bytes, values.get(key), wireExpiry, 0, transcoder),
-                Answers::errorResult, Outcome.STORED, Routing.REPLICATED_WRITE);
+        return reported(() -> {
+            int wireExpiry = Expiry.toWire(expiry);
+            return dispatch.bulk("setMulti", values.keySet(),
+                    (key, bytes) -> this.values.storeRequest(Opcode.SETQ, bytes, values.get(key), wireExpiry, 0, transcoder),
+                    Answers::errorResult, Outcome.STORED, Routing.REPLICATED_WRITE);
+        });
     }
 
     /** Removes many keys; keys that were not stored are {@link Outcome#NOT_FOUND}. */
     public CompletableFuture<BulkResult<Object>> deleteMulti(Collection<String> keys) {
-        return dispatch.bulk("deleteMulti", keys, (key, bytes) -> Request.keyed(Opcode.DELETEQ, bytes),
-                Answers::errorResult, Outcome.DELETED, Routing.REPLICATED_WRITE);
+        return reported(() -> dispatch.bulk("deleteMulti", Objects.requireNonNull(keys, "keys"),
+                (key, bytes) -> Request.keyed(Opcode.DELETEQ, bytes), Answers::errorResult, Outcome.DELETED,
+                Routing.REPLICATED_WRITE));
     }
 
     /**
      * Compare-and-swaps many keys, each with the token in its {@link CasValue}: each key is
      * {@link Outcome#STORED}, {@link Outcome#EXISTS} (token stale) or {@link Outcome#NOT_FOUND}.
+     * A token of 0 fails the whole call with {@link IllegalArgumentException}, as in {@link #cas}.
      */
     public CompletableFuture<BulkResult<Object>> casMulti(Map<String, CasValue<?>> values, Duration expiry) {
-        int wireExpiry = Expiry.toWire(expiry);
-        return dispatch.bulk("casMulti", values.keySet(), (key, bytes) -> {
-            CasValue<?> casValue = values.get(key);
-            return this.values.storeRequest(Opcode.SETQ, bytes, casValue.value(), wireExpiry, casValue.cas(), transcoder);
-        }, Answers::errorResult, Outcome.STORED, Routing.OWNER_WRITE);
+        return reported(() -> {
+            int wireExpiry = Expiry.toWire(expiry);
+            values.forEach((key, casValue) -> {
+                if (casValue.cas() == 0) {
+                    throw zeroCasToken(key);
+                }
+            });
+            return dispatch.bulk("casMulti", values.keySet(), (key, bytes) -> {
+                CasValue<?> casValue = values.get(key);
+                return this.values.storeRequest(Opcode.SETQ, bytes, casValue.value(), wireExpiry, casValue.cas(), transcoder);
+            }, Answers::errorResult, Outcome.STORED, Routing.OWNER_WRITE);
+        });
     }
 
     // ---- servers --------------------------------------------------------------------------------
@@ -397,7 +426,10 @@ public final class MemcachedClient implements AutoCloseable {
 
     /** Each server's statistics of one group, such as {@code "settings"}, {@code "items"} or {@code "slabs"}. */
     public CompletableFuture<Map<ServerAddress, Map<String, String>>> stats(String group) {
-        return dispatch.everyServer(() -> new StatsOperation(group, dispatch.timeoutNanos()));
+        return reported(() -> {
+            Objects.requireNonNull(group, "group (\"\" for the general statistics)");
+            return dispatch.everyServer(() -> new StatsOperation(group, dispatch.timeoutNanos()));
+        });
     }
 
     /** Invalidates every item on every server. */
@@ -407,10 +439,12 @@ public final class MemcachedClient implements AutoCloseable {
 
     /** Invalidates every item on every server after {@code delay}. */
     public CompletableFuture<Void> flushAll(Duration delay) {
-        int wireDelay = Expiry.toWire(delay);
-        near.invalidateAll();
-        return dispatch.everyServer("flushAll", () -> Request.flush(wireDelay), Answers.okOrError())
-                .whenComplete((answers, error) -> near.invalidateAll()).thenApply(answers -> null);
+        return reported(() -> {
+            int wireDelay = Expiry.toWire(delay);
+            near.invalidateAll();
+            return dispatch.everyServer("flushAll", () -> Request.flush(wireDelay), Answers.okOrError())
+                    .whenComplete((answers, error) -> near.invalidateAll()).thenApply(answers -> null);
+        });
     }
 
     /** Closes every connection (failing operations still in flight) and stops the client's threads. */
@@ -425,14 +459,12 @@ public final class MemcachedClient implements AutoCloseable {
 
     private <T, R> CompletableFuture<R> store(String name, Opcode opcode, String key, T value, Duration expiry, long cas,
             Transcoder<? super T> valueTranscoder, ResponseHandler<R> handler) {
-        try {
+        return reported(() -> {
             int wireExpiry = Expiry.toWire(expiry);
             Function<byte[], Request> request = k -> values.storeRequest(opcode, k, value, wireExpiry, cas, valueTranscoder);
             // A CAS goes to the owner only (tokens differ per server); cas() copies a stored value to replicas.
             return cas == 0 ? dispatch.write(name, key, request, handler) : dispatch.ownerWrite(name, key, request, handler);
-        } catch (IllegalArgumentException e) {
-            return CompletableFuture.failedFuture(e);
-        }
+        });
     }
 
     private CompletableFuture<Boolean> concat(String name, Opcode opcode, String key, Object value) {
@@ -441,6 +473,28 @@ public final class MemcachedClient implements AutoCloseable {
     }
 
     private CompletableFuture<Long> counter(String name, Opcode opcode, String key, long delta, long initial, int expiry) {
-        return dispatch.write(name, key, k -> Request.counter(opcode, k, delta, initial, expiry), Answers.counterValue());
+        return reported(() -> {
+            if (delta < 0 || initial < 0) {
+                throw new IllegalArgumentException(name + " '" + key + "': memcached counters are unsigned 64-bit numbers, so "
+                        + (delta < 0 ? "delta " + delta : "initial " + initial) + " would be sent as "
+                        + Long.toUnsignedString(delta < 0 ? delta : initial) + "; "
+                        + (delta < 0 ? "use " + (opcode == Opcode.INCREMENT ? "decr" : "incr") + " to go the other way" : "start at 0 or more"));
+            }
+            return dispatch.write(name, key, k -> Request.counter(opcode, k, delta, initial, expiry), Answers.counterValue());
+        });
+    }
+
+    private static IllegalArgumentException zeroCasToken(String key) {
+        return new IllegalArgumentException("cas '" + key + "': a CAS token of 0 means \"no check\" to memcached, which "
+                + "would store unconditionally; pass the token from gets(), or use set()");
+    }
+
+    /** Runs a call, reporting anything it throws (a bad argument) through the future, as every method promises. */
+    private static <T> CompletableFuture<T> reported(Supplier<CompletableFuture<T>> call) {
+        try {
+            return call.get();
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
     }
 }

@@ -44,6 +44,7 @@ public final class MemcachedClientBuilder {
     private Duration maxHealthCheck = Duration.ofSeconds(1);
     private int replicas;
     private KetamaNaming ketamaNaming = KetamaNaming.HOST_PORT;
+    private Duration failbackFlushAfter = Duration.ZERO;
     private Duration nearCacheTtl;
     private long nearCacheMaxEntries;
 
@@ -111,6 +112,30 @@ public final class MemcachedClientBuilder {
     public MemcachedClientBuilder healthCheckInterval(Duration first, Duration max) {
         this.firstHealthCheck = positive(first, "healthCheckInterval first");
         this.maxHealthCheck = positive(max, "healthCheckInterval max");
+        return this;
+    }
+
+    /**
+     * Whether a failed server's data is flushed when it answers again, before it takes traffic
+     * (default {@code true}). While it was failed, its keys were written on other servers (or the
+     * writes failed), so what it still holds may be older than what callers wrote since: without
+     * the flush, reads can return those stale values. The cost is a cold start for that server's
+     * keys, which a restarted server has anyway.
+     */
+    public MemcachedClientBuilder failbackFlush(boolean enabled) {
+        this.failbackFlushAfter = enabled ? Duration.ZERO : null;
+        return this;
+    }
+
+    /**
+     * Flushes a returning server only if it was failed for at least {@code minimumOutage}: for
+     * deployments that accept stale reads after short outages to keep the server's data.
+     */
+    public MemcachedClientBuilder failbackFlush(Duration minimumOutage) {
+        if (minimumOutage == null || minimumOutage.isNegative()) {
+            throw new IllegalArgumentException("failbackFlush minimumOutage must be >= 0, was " + minimumOutage);
+        }
+        this.failbackFlushAfter = minimumOutage;
         return this;
     }
 
@@ -187,9 +212,10 @@ public final class MemcachedClientBuilder {
     }
 
     /**
-     * The largest value the client sends or accepts, in bytes (default 1 MiB, memcached's own
-     * default). Larger values fail with {@link ValueTooLargeException} before anything is sent;
-     * set it to match a server started with {@code -I}.
+     * memcached's item size limit in bytes (default 1 MiB, memcached's own default; set it to
+     * match a server started with {@code -I}). An item is the value plus its key and a 59-byte
+     * header (63 with flags), as memcached counts it: a value that would make a larger item fails
+     * with {@link ValueTooLargeException} before anything is sent.
      */
     public MemcachedClientBuilder maxItemSize(int bytes) {
         this.maxItemSize = atLeastOne(bytes, "maxItemSize");
@@ -239,7 +265,7 @@ public final class MemcachedClientBuilder {
         PoolSettings pool = new PoolSettings(minConnections, maxConnections, pipelineDepth, connectTimeout,
                 idleTimeout, reconnectBackoff, maxReconnectBackoff);
         ClusterSettings cluster = new ClusterSettings(failover, failureThreshold, firstHealthCheck, maxHealthCheck,
-                operationTimeout, replicas, ketamaNaming);
+                operationTimeout, replicas, ketamaNaming, failbackFlushAfter);
         return new MemcachedClient(List.copyOf(servers), Map.copyOf(weights), pool, cluster, operationTimeout, ioStrategy,
                 ioThreads, workerThreads, maxItemSize, transcoder,
                 nearCacheTtl == null ? NearCache.NONE : new CaffeineNearCache(nearCacheTtl, nearCacheMaxEntries));

@@ -27,6 +27,9 @@ final class FakeServer implements AutoCloseable {
         return true;
     };
 
+    /** Hangs up on every connection at once, before reading anything. */
+    static final Behaviour HANG_UP = (out, opaque) -> false;
+
     /**
      * Answers nothing until the {@code count}-th request, then behaves as {@code behaviour}: so a
      * test's requests are all on the connection before the fault, however slowly they are sent.
@@ -83,8 +86,23 @@ final class FakeServer implements AutoCloseable {
         return header;
     }
 
+    /** A whole response: header (with this opcode and key length), key, then value. */
+    static byte[] response(int opcode, int status, int opaque, byte[] key, byte[] value) {
+        byte[] response = new byte[24 + key.length + value.length];
+        System.arraycopy(header(status, opaque, key.length + value.length), 0, response, 0, 24);
+        response[1] = (byte) opcode;
+        response[2] = (byte) (key.length >>> 8);
+        response[3] = (byte) key.length;
+        System.arraycopy(key, 0, response, 24, key.length);
+        System.arraycopy(value, 0, response, 24 + key.length, value.length);
+        return response;
+    }
+
     private static void serve(Socket connection, Behaviour behaviour) {
         try (connection) {
+            if (behaviour == HANG_UP) {
+                return;
+            }
             DataInputStream in = new DataInputStream(connection.getInputStream());
             OutputStream out = connection.getOutputStream();
             byte[] header = new byte[24];

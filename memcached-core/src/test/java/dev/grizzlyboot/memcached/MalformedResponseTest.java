@@ -2,6 +2,7 @@ package dev.grizzlyboot.memcached;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,9 +14,10 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * Garbage, truncated and mismatched answers (from a fake server, since real memcached never
- * sends them): the connection is closed, every operation waiting on it fails promptly with a
- * typed error, and the pool's next connection serves normally.
+ * Garbage, truncated and mismatched answers (wrong opaque, opcode or key, from a fake server,
+ * since real memcached never sends them): the connection is closed, every operation waiting on
+ * it fails promptly with a typed error, the failures count towards marking the server failed, and
+ * the pool's next connection serves normally. A server that hangs up at once is backed off.
  */
 class MalformedResponseTest {
 
@@ -47,7 +49,7 @@ class MalformedResponseTest {
                 })
                 : FakeServer.MISS);
                 MemcachedClient client = client(server)) {
-            assertFailsPromptly(client, MemcachedConnectionException.class, "lost");
+            assertFailsPromptly(client, MemcachedConnectionException.class, "lost: the server closed it");
             assertThat(client.blocking().get("after")).isNull();
         }
     }
@@ -63,6 +65,92 @@ class MalformedResponseTest {
                 MemcachedClient client = client(server)) {
             assertFailsPromptly(client, MemcachedProtocolException.class, "does not answer");
             assertThat(client.blocking().get("after")).isNull();
+        }
+    }
+
+    @Test
+    void aReplyWithAnotherOpcodeIsAProtocolErrorNotAValue() throws Exception {
+        // Same opaque, status 0, but VERSION-shaped: once taken as the key's value.
+        try (FakeServer server = new FakeServer(connection -> connection == 0
+                ? (out, opaque) -> {
+                    out.write(FakeServer.response(0x0b, 0, opaque, new byte[0], "1.6.18".getBytes()));
+                    return true;
+                }
+                : FakeServer.MISS);
+                MemcachedClient client = client(server)) {
+            assertThatThrownBy(() -> client.get("k").join()).cause().isInstanceOf(MemcachedProtocolException.class)
+                    .hasMessageContaining("opcode 0x0b answers a GET request");
+            assertThat(client.blocking().get("after")).isNull();
+        }
+    }
+
+    @Test
+    void aBulkReplyWithAnotherOpcodeReportsNoKeyFound() throws Exception {
+        try (FakeServer server = new FakeServer(connection -> (out, opaque) -> {
+                    out.write(FakeServer.response(0x0b, 0, opaque, new byte[0], "1.6.18".getBytes()));
+                    return true;
+                });
+                MemcachedClient client = client(server)) {
+            CompletableFuture<BulkResult<Object>> result = client.getMulti(List.of("a", "b", "c"));
+            try {
+                BulkResult<Object> answers = result.join();
+                assertThat(answers.asMap().values()).hasSize(3).allSatisfy(key -> {
+                    assertThat(key.outcome()).isEqualTo(Outcome.ERROR);
+                    assertThat(key.error()).isInstanceOf(MemcachedProtocolException.class);
+                });
+            } catch (CompletionException e) {
+                assertThat(e.getCause()).isInstanceOf(MemcachedProtocolException.class).hasMessageContaining("opcode 0x0b");
+            }
+        }
+    }
+
+    @Test
+    void aReplyCarryingAKeyTheProtocolNeverReturnsIsAProtocolError() throws Exception {
+        try (FakeServer server = new FakeServer(connection -> connection == 0
+                ? (out, opaque) -> {
+                    out.write(FakeServer.response(0x00, 0x01, opaque, "someone-else".getBytes(), new byte[0]));
+                    return true;
+                }
+                : FakeServer.MISS);
+                MemcachedClient client = client(server)) {
+            assertThatThrownBy(() -> client.get("k").join()).cause().isInstanceOf(MemcachedProtocolException.class)
+                    .hasMessageContaining("carries a key");
+            assertThat(client.blocking().get("after")).isNull();
+        }
+    }
+
+    @Test
+    void protocolErrorsCountTowardsMarkingTheServerFailed() throws Exception {
+        try (FakeServer server = new FakeServer(connection -> (out, opaque) -> {
+                    out.write(FakeServer.header(0x01, opaque + 1000, 0));
+                    return true;
+                });
+                MemcachedClient client = MemcachedClient.builder().servers(server.address()).connectionsPerServer(1, 1)
+                        .failureThreshold(2).healthCheckInterval(Duration.ofSeconds(30), Duration.ofSeconds(30))
+                        .reconnectBackoff(Duration.ofMillis(1), Duration.ofMillis(1)).operationTimeout(TIMEOUT).build()) {
+            await().atMost(TIMEOUT).untilAsserted(() -> {
+                assertThatThrownBy(() -> client.get("k").join()).cause().isInstanceOfAny(MemcachedProtocolException.class,
+                        ServerUnavailableException.class, MemcachedConnectionException.class);
+                assertThat(client.serverStates().get(0).failed()).isTrue();
+            });
+            assertThat(client.serverStates().get(0).lastError()).isInstanceOf(MemcachedProtocolException.class);
+        }
+    }
+
+    @Test
+    void aServerThatHangsUpOnEveryConnectionIsBackedOffNotHammered() throws Exception {
+        try (FakeServer server = new FakeServer(connection -> FakeServer.HANG_UP);
+                MemcachedClient client = MemcachedClient.builder().servers(server.address()).connectionsPerServer(1, 1)
+                        .failureThreshold(1000).operationTimeout(TIMEOUT).build()) {
+            long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300);
+            int failed = 0;
+            while (System.nanoTime() < end) {
+                assertThatThrownBy(() -> client.get("k").join()).cause().isInstanceOf(MemcachedConnectionException.class);
+                failed++;
+            }
+            // One quick retry, then a back-off of 100 ms, doubling: about four connects, not one per call.
+            assertThat(failed).isGreaterThan(10);
+            assertThat(server.connectionsAccepted()).isBetween(2, 5);
         }
     }
 

@@ -56,6 +56,12 @@ public final class GrizzlyMemcachedAutoConfiguration {
                 .replicas(cluster.getReplicas())
                 .ketamaNaming(cluster.getKetamaNaming());
         cluster.getWeights().forEach(builder::weight);
+        GrizzlyMemcachedProperties.FailbackFlush failbackFlush = cluster.getFailbackFlush();
+        if (failbackFlush.isEnabled()) {
+            builder.failbackFlush(failbackFlush.getMinimumOutage());
+        } else {
+            builder.failbackFlush(false);
+        }
         GrizzlyMemcachedProperties.NearCache nearCache = properties.getNearCache();
         if (nearCache.isEnabled()) {
             builder.nearCache(nearCache.getTtl(), nearCache.getMaxEntries());

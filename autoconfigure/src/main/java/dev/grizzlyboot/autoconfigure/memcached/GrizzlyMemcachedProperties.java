@@ -32,8 +32,8 @@ public class GrizzlyMemcachedProperties {
     private Duration connectTimeout = Duration.ofSeconds(1);
 
     /**
-     * The largest value the client sends or accepts; larger values fail before they are sent. Match
-     * memcached's -I option.
+     * memcached's item size limit (its -I option): a value whose item (value, key and memcached's
+     * item header) would be larger fails before it is sent.
      */
     private DataSize maxItemSize = DataSize.ofMegabytes(1);
 
@@ -165,6 +165,12 @@ public class GrizzlyMemcachedProperties {
          */
         private Map<String, Integer> weights = new LinkedHashMap<>();
 
+        private final FailbackFlush failbackFlush = new FailbackFlush();
+
+        public FailbackFlush getFailbackFlush() {
+            return failbackFlush;
+        }
+
         public boolean isFailover() {
             return failover;
         }
@@ -219,6 +225,35 @@ public class GrizzlyMemcachedProperties {
 
         public void setWeights(Map<String, Integer> weights) {
             this.weights = weights;
+        }
+    }
+
+    /** What happens to a failed server's data when it answers again. */
+    public static class FailbackFlush {
+
+        /**
+         * Whether a failed server is flushed when it answers again, before it takes traffic: what it
+         * holds may be older than writes made on other servers during the outage.
+         */
+        private boolean enabled = true;
+
+        /** Shortest outage after which the returning server is flushed; 0 flushes after any outage. */
+        private Duration minimumOutage = Duration.ZERO;
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public Duration getMinimumOutage() {
+            return minimumOutage;
+        }
+
+        public void setMinimumOutage(Duration minimumOutage) {
+            this.minimumOutage = minimumOutage;
         }
     }
 

@@ -113,6 +113,24 @@ class GrizzlyMemcachedAutoConfigurationTests {
     }
 
     @Test
+    void failbackFlushIsOnByDefaultAndConfigurable() {
+        runner.withPropertyValues("grizzly.memcached.servers=" + memcached.addressList()).run(context -> {
+            GrizzlyMemcachedProperties.FailbackFlush flush = context.getBean(GrizzlyMemcachedProperties.class).getCluster().getFailbackFlush();
+            assertThat(flush.isEnabled()).isTrue();
+            assertThat(flush.getMinimumOutage()).isZero();
+        });
+        runner.withPropertyValues("grizzly.memcached.servers=" + memcached.addressList(),
+                "grizzly.memcached.cluster.failback-flush.enabled=false",
+                "grizzly.memcached.cluster.failback-flush.minimum-outage=30s").run(context -> {
+                    assertThat(context).hasNotFailed();
+                    GrizzlyMemcachedProperties.FailbackFlush flush = context.getBean(GrizzlyMemcachedProperties.class).getCluster()
+                            .getFailbackFlush();
+                    assertThat(flush.isEnabled()).isFalse();
+                    assertThat(flush.getMinimumOutage()).isEqualTo(Duration.ofSeconds(30));
+                });
+    }
+
+    @Test
     void bindsEveryClientProperty() {
         runner.withPropertyValues("grizzly.memcached.servers=" + memcached.addressList(),
                 "grizzly.memcached.connect-timeout=300ms", "grizzly.memcached.max-item-size=2MB",

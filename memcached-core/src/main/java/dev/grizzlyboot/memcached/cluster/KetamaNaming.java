@@ -1,20 +1,25 @@
 package dev.grizzlyboot.memcached.cluster;
 
 /**
- * How a server is named when its Ketama points are hashed. Two clients agree on where a key
- * lives only if they name servers alike, so pick the naming of the clients you share servers with.
+ * Whose Ketama ring to build: how a server is named when its points are hashed, and how many
+ * points it gets. Two clients agree on where a key lives only if they build the same ring, so pick
+ * the mode of the clients you share servers with.
  */
 public enum KetamaNaming {
 
     /**
-     * {@code host:port} always, as written in the configuration. Matches spymemcached's default
-     * naming for servers given as IP addresses, and libmemcached's for ports other than 11211.
+     * spymemcached's ring (its default {@code KetamaNodeLocator}): {@code host:port} always, as
+     * written in the configuration, and exactly 160 points per server when all weights are equal
+     * (spymemcached without weights), its weighted formula when they differ. Matches spymemcached
+     * for servers given as IP addresses.
      */
     HOST_PORT,
 
     /**
-     * {@code host} alone on port 11211, {@code host:port} otherwise: libmemcached's naming (and
-     * spymemcached's {@code KetamaNodeKeyFormatter.Format.LIBMEMCACHED}).
+     * libmemcached's {@code ketama_weighted} ring (pylibmc's {@code ketama_weighted} behaviour,
+     * PHP memcached's {@code OPT_LIBKETAMA_COMPATIBLE}): {@code host} alone on port 11211, {@code host:port} otherwise, and the weighted
+     * formula also for equal weights, whose float arithmetic gives fewer than 160 points per server
+     * at some server counts (156 at 25).
      */
     LIBMEMCACHED;
 

@@ -268,9 +268,10 @@ public final class Cluster implements AutoCloseable {
         }
     }
 
-    void markActive(Node node) {
+    void markActive(Node node, boolean flushed) {
         if (changeStatus(node, ServerState.Status.ACTIVE)) {
-            log.info("memcached server {} answers again and is back in the ring", node.address());
+            log.info("memcached server {} answers again{} and is back in the ring", node.address(),
+                    flushed ? ", was flushed (its data predates the outage)" : "");
         }
     }
 

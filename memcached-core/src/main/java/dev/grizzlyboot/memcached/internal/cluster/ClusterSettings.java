@@ -15,9 +15,11 @@ import dev.grizzlyboot.memcached.cluster.KetamaNaming;
  * @param probeTimeout         how long a health check may take
  * @param replicas             extra copies of each write on the next distinct servers of the ring
  * @param naming               how servers are named on the Ketama ring
+ * @param failbackFlushAfter   a failed server that answers again is flushed before it rejoins if it
+ *                             was failed at least this long; {@code null} never flushes
  */
 public record ClusterSettings(boolean failover, int failureThreshold, Duration firstProbeDelay, Duration maxProbeDelay,
-        Duration probeTimeout, int replicas, KetamaNaming naming) {
+        Duration probeTimeout, int replicas, KetamaNaming naming, Duration failbackFlushAfter) {
 
     public ClusterSettings {
         if (failureThreshold < 1) {

@@ -10,12 +10,18 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
 
+import dev.grizzlyboot.memcached.cluster.KetamaNaming;
+import dev.grizzlyboot.memcached.cluster.ServerAddress;
+
 /**
- * Ketama consistent hashing: each server owns points on a ring of 32-bit hashes (MD5 of
- * {@code host:port-i}, four points per digest; 160 per server when weights are equal, in
- * proportion to weight otherwise); a key belongs to the first point at or after its own hash.
- * This is spymemcached's KETAMA layout (and libmemcached's for equal weights), so the same server
- * list sends a key to the same server in those clients. Immutable and thread-safe.
+ * Ketama consistent hashing: each server owns points on a ring of 32-bit hashes (MD5 of its
+ * name and a counter, four points per digest); a key belongs to the first point at or after its
+ * own hash. The naming picks whose layout is built, so the same server list sends a key to the
+ * same server as that client: {@link KetamaNaming#HOST_PORT} is spymemcached's (exactly 160
+ * points per server when weights are equal, its weighted formula otherwise),
+ * {@link KetamaNaming#LIBMEMCACHED} is libmemcached's {@code ketama_weighted} (the weighted
+ * formula always, which gives fewer than 160 points at some server counts). Immutable and
+ * thread-safe.
  *
  * @param <S> what a point leads to (a server node, or just its name)
  */
@@ -41,24 +47,33 @@ public final class KetamaRing<S> {
     }
 
     /**
-     * Builds the ring for servers of equal weight.
+     * Builds spymemcached's ring for servers of equal weight: 160 points each.
      *
-     * @param names  each server's canonical {@code host:port}
+     * @param names  each server's name on the ring
      * @param owners what each name leads to, index for index
      */
     public static <S> KetamaRing<S> of(List<String> names, List<S> owners) {
-        return of(names, owners, Collections.nCopies(names.size(), 1));
+        return build(names, owners, Collections.nCopies(names.size(), 1), false);
     }
 
     /**
-     * Builds the ring for weighted servers: a server's share of points is its weight over the
-     * total, computed as spymemcached does so that weighted rings agree with it too.
+     * Builds the ring a naming's client would build for these servers.
      *
-     * @param names   each server's canonical {@code host:port}
-     * @param owners  what each name leads to, index for index
+     * @param naming  whose names and point counts to use
+     * @param servers the servers, in configuration order (on equal points the later one wins)
+     * @param owners  what each server leads to, index for index
      * @param weights each server's weight (at least 1), index for index
      */
-    public static <S> KetamaRing<S> of(List<String> names, List<S> owners, List<Integer> weights) {
+    public static <S> KetamaRing<S> of(KetamaNaming naming, List<ServerAddress> servers, List<S> owners,
+            List<Integer> weights) {
+        // spymemcached takes its weighted formula only when given weights; libmemcached's
+        // ketama_weighted always does, and the float arithmetic gives 156 points each at 25 servers.
+        boolean weightedFormula = naming == KetamaNaming.LIBMEMCACHED || weights.stream().distinct().count() > 1;
+        return build(servers.stream().map(naming::name).toList(), owners, weights, weightedFormula);
+    }
+
+    private static <S> KetamaRing<S> build(List<String> names, List<S> owners, List<Integer> weights,
+            boolean weightedFormula) {
         if (names.isEmpty()) {
             throw new IllegalArgumentException("a ring needs at least one server");
         }
@@ -74,8 +89,7 @@ public final class KetamaRing<S> {
         }
         List<long[]> entries = new ArrayList<>(names.size() * POINTS_PER_SERVER);
         for (int server = 0; server < names.size(); server++) {
-            float share = (float) weights.get(server) / (float) totalWeight;
-            int repetitions = (int) Math.floor(share * (float) POINTS_PER_SERVER / 4 * (float) names.size() + 0.0000000001) * 4;
+            int repetitions = weightedFormula ? weightedPoints(weights.get(server), totalWeight, names.size()) : POINTS_PER_SERVER;
             for (int i = 0; i < repetitions / 4; i++) {
                 byte[] digest = md5(names.get(server) + "-" + i);
                 for (int h = 0; h < 4; h++) {
@@ -100,6 +114,12 @@ public final class KetamaRing<S> {
         Set<Object> distinct = Collections.newSetFromMap(new IdentityHashMap<>());
         distinct.addAll(Arrays.asList(pointOwners).subList(0, size));
         return new KetamaRing<>(Arrays.copyOf(points, size), Arrays.copyOf(pointOwners, size), distinct.size());
+    }
+
+    /** spymemcached's and libmemcached's formula, float arithmetic included, so both round alike. */
+    private static int weightedPoints(int weight, long totalWeight, int servers) {
+        float share = (float) weight / (float) totalWeight;
+        return (int) Math.floor(share * (float) POINTS_PER_SERVER / 4 * (float) servers + 0.0000000001) * 4;
     }
 
     /** The owner of a key. */

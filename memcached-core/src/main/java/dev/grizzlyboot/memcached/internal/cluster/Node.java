@@ -1,6 +1,8 @@
 package dev.grizzlyboot.memcached.internal.cluster;
 
+import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -19,7 +21,7 @@ import dev.grizzlyboot.memcached.internal.protocol.SingleOperation;
  * One server of a {@link Cluster}: its connection pool, its weight, and its health. Counts
  * consecutive connect failures, connections lost to the server and timeouts (an answer resets the
  * count), tells the cluster when the count reaches the threshold, and while failed sends a health
- * check with doubling delays.
+ * check with doubling delays; when it answers, flushes the server (if configured) before it rejoins.
  *
  * <p>Threading: pool events arrive on I/O and sweeper threads; {@link #probeIfDue} runs on the
  * sweeper thread; status changes are made by the cluster under its lock.
@@ -38,6 +40,7 @@ final class Node implements PoolEvents {
     private volatile long nextProbeNanos;
     private volatile long probeDelayNanos;
     private volatile long retiredAtNanos;
+    private volatile long failedAtNanos;
 
     Node(ServerAddress address, int weight, Cluster cluster, ClusterSettings settings, Cluster.PoolFactory pools) {
         this.address = address;
@@ -105,6 +108,9 @@ final class Node implements PoolEvents {
     /** Called by the cluster, under its lock, when this node is marked failed or active. */
     void changeStatus(ServerState.Status status, long nowNanos) {
         state = new ServerState(address, status, Instant.now(), lastError);
+        if (status == ServerState.Status.FAILED) {
+            failedAtNanos = nowNanos;
+        }
         consecutiveFailures.set(0);
         probeDelayNanos = settings.firstProbeDelay().toNanos();
         nextProbeNanos = nowNanos + probeDelayNanos;
@@ -118,17 +124,10 @@ final class Node implements PoolEvents {
         probing = true;
         // The health check owns the pace of reconnects while the server is failed.
         pool.resetBackoff();
-        SingleOperation<String> check = new SingleOperation<>("health check", null, Request.of(Opcode.VERSION),
-                settings.probeTimeout().toNanos(), (response, operation) -> {
-                    if (!response.ok()) {
-                        throw operation.statusError(response);
-                    }
-                    return response.valueText();
-                });
-        pool.send(check);
-        check.future().whenComplete((version, error) -> {
+        SingleOperation<Boolean> check = request("health check", Request.of(Opcode.VERSION));
+        check.future().thenCompose(answered -> flushIfDue(nowNanos)).whenComplete((flushed, error) -> {
             if (error == null) {
-                cluster.markActive(this);
+                cluster.markActive(this, flushed);
             } else {
                 lastError = error instanceof Exception e ? e : new IllegalStateException(error);
                 probeDelayNanos = Math.min(probeDelayNanos * 2, settings.maxProbeDelay().toNanos());
@@ -136,6 +135,30 @@ final class Node implements PoolEvents {
             }
             probing = false;
         });
+    }
+
+    /**
+     * Flushes the server before it rejoins if it was failed long enough: its data may be older
+     * than writes made elsewhere meanwhile. Nothing but health checks reaches it until then.
+     */
+    private CompletableFuture<Boolean> flushIfDue(long nowNanos) {
+        Duration after = settings.failbackFlushAfter();
+        if (after == null || nowNanos - failedAtNanos < after.toNanos()) {
+            return CompletableFuture.completedFuture(false);
+        }
+        return request("failback flush", Request.flush(0)).future();
+    }
+
+    private SingleOperation<Boolean> request(String name, Request request) {
+        SingleOperation<Boolean> operation = new SingleOperation<>(name, null, request, settings.probeTimeout().toNanos(),
+                (response, sent) -> {
+                    if (!response.ok()) {
+                        throw sent.statusError(response);
+                    }
+                    return true;
+                });
+        pool.send(operation);
+        return operation;
     }
 
     /** Stops new connections; the pool closes once drained (see {@link #drained}). */

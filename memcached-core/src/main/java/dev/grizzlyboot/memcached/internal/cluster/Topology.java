@@ -107,7 +107,7 @@ final class Topology {
     }
 
     private KetamaRing<Node> ring(List<Node> nodes) {
-        return KetamaRing.of(nodes.stream().map(node -> settings.naming().name(node.address())).toList(), nodes,
+        return KetamaRing.of(settings.naming(), nodes.stream().map(Node::address).toList(), nodes,
                 nodes.stream().map(Node::weight).toList());
     }
 }

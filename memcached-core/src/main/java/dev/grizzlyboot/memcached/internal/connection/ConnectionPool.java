@@ -33,6 +33,8 @@ public final class ConnectionPool {
     private volatile long retryAfterNanos;
     private volatile MemcachedException lastConnectError;
     private long backoffNanos;
+    /** Connections lost in a row before they answered anything. */
+    private volatile int hangUps;
     private volatile boolean closed;
     private volatile boolean retired;
 
@@ -120,6 +122,7 @@ public final class ConnectionPool {
         synchronized (lock) {
             backoffNanos = 0;
             retryAfterNanos = 0;
+            hangUps = 0;
         }
     }
 
@@ -173,25 +176,25 @@ public final class ConnectionPool {
     }
 
     void answered() {
-        events.answered();
-    }
-
-    void connected(MemcachedConnection connection) {
-        synchronized (lock) {
-            backoffNanos = 0;
-            retryAfterNanos = 0;
+        // Only an answer ends the back-off: a server that accepts and hangs up at once must stay backed off.
+        if (retryAfterNanos != 0 || hangUps != 0) {
+            resetBackoff();
             lastConnectError = null;
         }
+        events.answered();
     }
 
     /**
      * @param whileConnecting the connect attempt failed
-     * @param lostByPeer      an open connection was closed by the server or the network, not by this client
+     * @param serverFault     an open connection was closed by the server or the network, or broke the protocol
      */
-    void closed(MemcachedConnection connection, boolean whileConnecting, boolean lostByPeer, MemcachedException error) {
+    void closed(MemcachedConnection connection, boolean whileConnecting, boolean serverFault, MemcachedException error) {
+        boolean hungUp = serverFault && !connection.answeredAny();
         synchronized (lock) {
             remove(connection);
-            if (whileConnecting) {
+            // One connection lost before it answered may be bad luck (a restart); two in a row look
+            // like a server that accepts and drops every connection: back off as from one that refuses.
+            if (whileConnecting || (hungUp && ++hangUps > 1)) {
                 long first = settings.reconnectBackoff().toNanos();
                 backoffNanos = backoffNanos == 0 ? first : Math.min(backoffNanos * 2, settings.maxReconnectBackoff().toNanos());
                 retryAfterNanos = System.nanoTime() + backoffNanos;
@@ -201,7 +204,7 @@ public final class ConnectionPool {
         if (!closed && !retired) {
             if (whileConnecting) {
                 events.connectFailed(error);
-            } else if (lostByPeer) {
+            } else if (serverFault) {
                 events.connectionLost(error);
             }
         }

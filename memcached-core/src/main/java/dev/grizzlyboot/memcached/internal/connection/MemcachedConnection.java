@@ -1,5 +1,6 @@
 package dev.grizzlyboot.memcached.internal.connection;
 
+import java.io.EOFException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -80,6 +81,7 @@ final class MemcachedConnection {
     private volatile Connection<?> connection;
     private volatile MemcachedException closeError;
     private volatile long lastActiveNanos = createdNanos;
+    private volatile boolean answered;
     private int nextOpaque;
 
     MemcachedConnection(String server, ConnectionPool pool, ClientTransport transport) {
@@ -128,6 +130,11 @@ final class MemcachedConnection {
         return state == State.OPEN;
     }
 
+    /** Whether the server has answered anything on this connection. */
+    boolean answeredAny() {
+        return answered;
+    }
+
     /**
      * Writes what callers queued if nothing has been written or answered for a while: a server
      * that answers only once it has more requests (or a slow one) must not hold them back.
@@ -172,11 +179,14 @@ final class MemcachedConnection {
 
     void onResponse(Response response) {
         Operation<?> oldest = inFlight.peek();
-        if (oldest == null || !oldest.owns(response.opaque())) {
-            close(new MemcachedProtocolException("response from " + server + " with opaque " + response.opaque()
-                    + " does not answer the oldest request in flight" + (oldest == null ? " (none)" : "")));
+        String mismatch = oldest == null ? "opaque " + response.opaque() + " does not answer the oldest request in flight (none)"
+                : oldest.mismatch(response);
+        if (mismatch != null) {
+            // Whatever the server answers next cannot be trusted to belong to anyone.
+            close(new MemcachedProtocolException("response from " + server + " rejected: " + mismatch));
             return;
         }
+        answered = true;
         if (oldest.onResponse(response)) {
             inFlight.poll();
             pending.decrementAndGet();
@@ -194,7 +204,6 @@ final class MemcachedConnection {
             return;
         }
         state = State.OPEN;
-        pool.connected(this);
         flush(true);
     }
 
@@ -206,10 +215,12 @@ final class MemcachedConnection {
         }
         boolean wasConnecting = state == State.CONNECTING;
         state = State.CLOSED;
+        // A server that breaks the protocol is as unhealthy as one that drops the connection.
+        boolean serverFault = !wasConnecting && (byPeer || closeError instanceof MemcachedProtocolException);
         // Leave the pool first: a caller whose operation fails below may retry at once and must
         // not be routed to this connection again.
         if (poolNotified.compareAndSet(false, true)) {
-            pool.closed(this, wasConnecting, byPeer && !wasConnecting, closeError);
+            pool.closed(this, wasConnecting, serverFault, closeError);
         }
         failQueued(closeError);
     }
@@ -225,8 +236,14 @@ final class MemcachedConnection {
         if (cause != null && cause.getCause() instanceof MemcachedException memcached) {
             return memcached;
         }
-        return new MemcachedConnectionException("connection to " + server + " lost"
-                + (cause != null ? ": " + cause.getMessage() : ""), cause);
+        return new MemcachedConnectionException("connection to " + server + " lost: " + why(cause), cause);
+    }
+
+    private static String why(IOException cause) {
+        if (cause == null || cause instanceof EOFException) {
+            return "the server closed it";
+        }
+        return cause.getMessage() != null ? cause.getMessage() : cause.getClass().getSimpleName();
     }
 
     /**

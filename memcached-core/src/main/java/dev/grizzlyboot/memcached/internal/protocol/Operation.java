@@ -10,8 +10,9 @@ import org.glassfish.grizzly.Buffer;
 
 /**
  * One or more requests sent together on one connection, and the responses that complete them.
- * Responses are matched by opaque: a connection numbers an operation's requests consecutively
- * when it writes them, and an operation accepts only responses carrying its own numbers.
+ * Responses are matched by opaque and opcode: a connection numbers an operation's requests
+ * consecutively when it writes them, and an operation accepts only responses carrying its own
+ * numbers and echoing the opcode of the request so numbered.
  *
  * <p>Threading: created by a caller, written by whichever thread flushes the connection, fed
  * responses by the connection's I/O thread, and possibly failed (timeout, connection loss) by
@@ -96,10 +97,25 @@ public abstract class Operation<T> {
         }
     }
 
-    /** Whether a response with this opaque answers one of this operation's requests. */
-    public final boolean owns(int opaque) {
-        int index = opaque - firstOpaque;
-        return index >= 0 && index < requests.length;
+    /**
+     * Why a response cannot be the answer to one of this operation's requests, or {@code null}
+     * if it is: its opaque must number one of them, its opcode echo that request's, and it may
+     * carry a key only where the protocol returns one (STAT).
+     */
+    public final String mismatch(Response response) {
+        int index = response.opaque() - firstOpaque;
+        if (index < 0 || index >= requests.length) {
+            return "opaque " + response.opaque() + " does not answer the oldest request in flight (" + describe() + ")";
+        }
+        Opcode expected = requests[index].opcode();
+        if (response.opcode() != expected.code()) {
+            return String.format("opcode 0x%02x answers a %s request (opcode 0x%02x, %s)", response.opcode() & 0xFF, expected,
+                    expected.code() & 0xFF, describe());
+        }
+        if (response.key().length > 0 && expected != Opcode.STAT) {
+            return "a " + expected + " answer carries a key, which the protocol never returns for it (" + describe() + ")";
+        }
+        return null;
     }
 
     /** The index, within this operation, of the request a response answers. */

@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,6 +33,7 @@ import net.spy.memcached.MemcachedNode;
 final class KetamaVectors {
 
     static final String RESOURCE = "ketama-vectors.tsv";
+    static final String LIBMEMCACHED_RESOURCE = "ketama-libmemcached-vectors.tsv";
     static final int KEYS = 10_000;
 
     static {
@@ -44,7 +46,7 @@ final class KetamaVectors {
     record Case(String name, KetamaNaming naming, List<ServerAddress> servers, List<Integer> weights) {
 
         KetamaRing<ServerAddress> ours() {
-            return KetamaRing.of(servers.stream().map(naming::name).toList(), servers, weights);
+            return KetamaRing.of(naming, servers, servers, weights);
         }
 
         /** Where spymemcached's KetamaNodeLocator puts a key, as an index into {@link #servers}. */
@@ -56,7 +58,8 @@ final class KetamaVectors {
                 nodes.add(node(address, i));
                 weightByAddress.put(address, weights.get(i));
             }
-            boolean weighted = weights.stream().anyMatch(weight -> weight != 1);
+            // libmemcached's ketama_weighted is spymemcached's weighted mode, also for equal weights.
+            boolean weighted = naming == KetamaNaming.LIBMEMCACHED || weights.stream().distinct().count() > 1;
             KetamaNodeKeyFormatter.Format format = naming == KetamaNaming.LIBMEMCACHED
                     ? KetamaNodeKeyFormatter.Format.LIBMEMCACHED : KetamaNodeKeyFormatter.Format.SPYMEMCACHED;
             KetamaNodeLocator locator = new KetamaNodeLocator(nodes, DefaultHashAlgorithm.KETAMA_HASH, format,
@@ -101,6 +104,45 @@ final class KetamaVectors {
                         List.of(1, 2, 3, 1)));
     }
 
+    /** {@code count} servers of equal weight named by IP address, as most spymemcached users list them. */
+    static Case equalWeights(int count) {
+        List<ServerAddress> servers = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            servers.add(new ServerAddress("10.20." + (i / 200) + "." + (i % 200 + 1), 11211 + i % 3));
+        }
+        return new Case("equal-" + count, KetamaNaming.HOST_PORT, servers, servers.stream().map(server -> 1).toList());
+    }
+
+    /**
+     * libmemcached's own answers, {@value #LIBMEMCACHED_RESOURCE} (written by
+     * {@code src/test/libmemcached/ketama_vectors.py}): the cases from its header, with the owner
+     * index of each of the first keys of {@link #keys()}.
+     */
+    static Map<Case, List<Integer>> libmemcached() throws IOException {
+        Map<Case, List<Integer>> owners = new LinkedHashMap<>();
+        List<Case> cases = new ArrayList<>();
+        List<String> keys = keys();
+        int row = 0;
+        for (String line : lines(LIBMEMCACHED_RESOURCE)) {
+            String[] fields = line.split("\t");
+            if (line.startsWith("# case\t")) {
+                Case c = new Case(fields[1], KetamaNaming.LIBMEMCACHED, ServerAddress.parseAll(List.of(fields[2])),
+                        Arrays.stream(fields[3].split(",")).map(Integer::valueOf).toList());
+                cases.add(c);
+                owners.put(c, new ArrayList<>());
+            } else if (!line.startsWith("#")) {
+                if (!fields[0].equals(keys.get(row))) {
+                    throw new IOException(LIBMEMCACHED_RESOURCE + " row " + row + " has key '" + fields[0] + "', expected '" + keys.get(row) + "'");
+                }
+                for (int c = 0; c < cases.size(); c++) {
+                    owners.get(cases.get(c)).add(Integer.parseInt(fields[c + 1]));
+                }
+                row++;
+            }
+        }
+        return owners;
+    }
+
     /** Plain, structured, non-ASCII and long keys. */
     static List<String> keys() {
         List<String> keys = new ArrayList<>(KEYS);
@@ -121,29 +163,31 @@ final class KetamaVectors {
         Map<String, List<Integer>> owners = new LinkedHashMap<>();
         List<String> names = cases().stream().map(Case::name).toList();
         names.forEach(name -> owners.put(name, new ArrayList<>(KEYS)));
-        try (InputStream in = KetamaVectors.class.getClassLoader().getResourceAsStream(RESOURCE)) {
-            if (in == null) {
-                throw new IOException(RESOURCE + " is not on the test class path");
+        List<String> keys = keys();
+        int row = 0;
+        for (String line : lines(RESOURCE)) {
+            if (line.startsWith("#")) {
+                continue;
             }
-            BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
-            String line;
-            List<String> keys = keys();
-            int row = 0;
-            while ((line = reader.readLine()) != null) {
-                if (line.startsWith("#")) {
-                    continue;
-                }
-                String[] fields = line.split("\t");
-                if (!fields[0].equals(keys.get(row))) {
-                    throw new IOException(RESOURCE + " row " + row + " has key '" + fields[0] + "', expected '" + keys.get(row) + "'");
-                }
-                for (int c = 0; c < names.size(); c++) {
-                    owners.get(names.get(c)).add(Integer.parseInt(fields[c + 1]));
-                }
-                row++;
+            String[] fields = line.split("\t");
+            if (!fields[0].equals(keys.get(row))) {
+                throw new IOException(RESOURCE + " row " + row + " has key '" + fields[0] + "', expected '" + keys.get(row) + "'");
             }
+            for (int c = 0; c < names.size(); c++) {
+                owners.get(names.get(c)).add(Integer.parseInt(fields[c + 1]));
+            }
+            row++;
         }
         return owners;
+    }
+
+    private static List<String> lines(String resource) throws IOException {
+        try (InputStream in = KetamaVectors.class.getClassLoader().getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IOException(resource + " is not on the test class path");
+            }
+            return new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)).lines().toList();
+        }
     }
 
     /** Writes the vectors file from spymemcached's answers: {@code main(path-to-resource)}. */
