@@ -279,8 +279,8 @@ class GrizzlyMemcachedAutoConfigurationTests {
     @Test
     void emptyServerListFailsStartUpWithAClearMessage() {
         runner.withPropertyValues("grizzly.memcached.servers=").run(context ->
-                assertThat(context).getFailure().rootCause().isInstanceOf(IllegalStateException.class)
-                        .hasMessageContaining("no memcached servers configured"));
+                assertThat(context).getFailure().rootCause().isInstanceOf(InvalidServerListException.class)
+                        .hasMessageContaining("names no server"));
     }
 
     @Test
