@@ -40,6 +40,7 @@ public final class MemcachedCache extends AbstractValueAdaptingCache {
     private final Generation generation;
     private final CacheErrors errors;
     private final InFlightLoads loads = new InFlightLoads();
+    private final MemcachedCacheStatistics statistics = new MemcachedCacheStatistics();
     /** Async results are completed here, never on the client's I/O threads, which must not block. */
     private final Executor callbacks = ForkJoinPool.commonPool();
 
@@ -70,9 +71,16 @@ public final class MemcachedCache extends AbstractValueAdaptingCache {
         return configuration;
     }
 
+    /** What this cache has been asked to do so far: hits, misses, puts, evictions. */
+    public MemcachedCacheStatistics getStatistics() {
+        return statistics;
+    }
+
     @Override
     protected Object lookup(Object key) {
-        return await(lookupAsync(key), "get", key, null);
+        Object found = read(key);
+        statistics.read(found);
+        return found;
     }
 
     /** Stores the value with {@code set}, waiting for memcached's answer. */
@@ -91,9 +99,12 @@ public final class MemcachedCache extends AbstractValueAdaptingCache {
                     .thenCompose(current -> client.add(keys.entryKey(current, key), toMemcached(stored), nextTtl()));
             Boolean added = await(add, "putIfAbsent", key, null);
             if (added == null || added) {
+                if (added != null) {
+                    statistics.put();
+                }
                 return null;
             }
-            Object existing = lookup(key);
+            Object existing = read(key);
             if (existing != null) {
                 return toValueWrapper(existing);
             }
@@ -111,7 +122,9 @@ public final class MemcachedCache extends AbstractValueAdaptingCache {
     public boolean evictIfPresent(Object key) {
         CompletableFuture<Boolean> delete = generation.current()
                 .thenCompose(current -> client.delete(keys.entryKey(current, key)));
-        return await(delete, "evict", key, false);
+        boolean removed = await(delete, "evict", key, false);
+        statistics.evicted(removed);
+        return removed;
     }
 
     /**
@@ -137,7 +150,7 @@ public final class MemcachedCache extends AbstractValueAdaptingCache {
         }
         CompletableFuture<Object> load = loads.join(String.valueOf(key), () -> {
             // The previous load of this key may have finished just after our miss.
-            Object again = lookup(key);
+            Object again = read(key);
             if (again != null) {
                 return CompletableFuture.completedFuture(fromStoreValue(again));
             }
@@ -168,7 +181,7 @@ public final class MemcachedCache extends AbstractValueAdaptingCache {
      */
     @Override
     public CompletableFuture<?> retrieve(Object key) {
-        return onCallbackThread(lookupOrMiss(key).thenApply(found -> found == null ? null : toValueWrapper(found)));
+        return onCallbackThread(countedLookupOrMiss(key).thenApply(found -> found == null ? null : toValueWrapper(found)));
     }
 
     /**
@@ -179,7 +192,7 @@ public final class MemcachedCache extends AbstractValueAdaptingCache {
     @Override
     @SuppressWarnings("unchecked")
     public <T> CompletableFuture<T> retrieve(Object key, Supplier<CompletableFuture<T>> valueLoader) {
-        CompletableFuture<Object> result = lookupOrMiss(key).thenComposeAsync(stored -> stored != null
+        CompletableFuture<Object> result = countedLookupOrMiss(key).thenComposeAsync(stored -> stored != null
                 ? CompletableFuture.completedFuture(fromStoreValue(stored))
                 : loads.join(String.valueOf(key), () -> loadAsync(key, valueLoader)), callbacks);
         return (CompletableFuture<T>) onCallbackThread(result);
@@ -206,6 +219,11 @@ public final class MemcachedCache extends AbstractValueAdaptingCache {
         }, callbacks);
     }
 
+    /** {@link #lookup} without counting a hit or miss. */
+    private Object read(Object key) {
+        return await(lookupAsync(key), "get", key, null);
+    }
+
     /** The stored value (a {@link NullValue} for a cached null), or {@code null} on a miss. */
     private CompletableFuture<Object> lookupAsync(Object key) {
         return generation.current()
@@ -218,7 +236,13 @@ public final class MemcachedCache extends AbstractValueAdaptingCache {
         return lookupAsync(key).handle((stored, error) -> error == null ? stored : errors.handle("get", key, error, null));
     }
 
+    /** {@link #lookupOrMiss}, counting a hit or miss. */
+    private CompletableFuture<Object> countedLookupOrMiss(Object key) {
+        return lookupOrMiss(key).whenComplete((found, error) -> statistics.read(found));
+    }
+
     private CompletableFuture<Void> write(Object key, Object storeValue) {
+        statistics.put();
         return generation.current()
                 .thenCompose(current -> client.set(keys.entryKey(current, key), toMemcached(storeValue), nextTtl()));
     }

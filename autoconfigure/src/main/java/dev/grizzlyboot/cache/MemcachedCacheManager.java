@@ -5,11 +5,14 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 
 import dev.grizzlyboot.memcached.MemcachedClient;
 import org.springframework.cache.Cache;
@@ -39,6 +42,7 @@ public final class MemcachedCacheManager extends AbstractCacheManager {
     private final Duration generationRefreshInterval;
     /** Every cache ever made, so that re-initialisation (as a bean) keeps the same instances. */
     private final ConcurrentMap<String, MemcachedCache> caches = new ConcurrentHashMap<>();
+    private final List<Consumer<? super MemcachedCache>> creationListeners = new CopyOnWriteArrayList<>();
 
     private MemcachedCacheManager(Builder builder) {
         this.client = builder.client;
@@ -86,14 +90,37 @@ public final class MemcachedCacheManager extends AbstractCacheManager {
         return initialCaches.entrySet().stream().map(entry -> cache(entry.getKey(), entry.getValue())).toList();
     }
 
+    /**
+     * Tells {@code listener} about every cache created on demand from now on (caches that exist
+     * already are in {@link #getCacheNames()}), for example to bind its metrics. Called on the thread
+     * that first asked for the cache, before the cache is handed out; must be quick.
+     */
+    public void onCacheCreated(Consumer<? super MemcachedCache> listener) {
+        creationListeners.add(Objects.requireNonNull(listener, "listener"));
+    }
+
     @Override
     protected Cache getMissingCache(String name) {
-        return createOnMissingCache ? cache(name, defaults) : null;
+        if (!createOnMissingCache) {
+            return null;
+        }
+        boolean[] created = new boolean[1];
+        MemcachedCache cache = caches.computeIfAbsent(name, n -> {
+            created[0] = true;
+            return newCache(n, defaults);
+        });
+        if (created[0]) {
+            creationListeners.forEach(listener -> listener.accept(cache));
+        }
+        return cache;
     }
 
     private MemcachedCache cache(String name, MemcachedCacheConfiguration configuration) {
-        return caches.computeIfAbsent(name,
-                n -> new MemcachedCache(n, client, configuration, propagateErrors, generationRefreshInterval));
+        return caches.computeIfAbsent(name, n -> newCache(n, configuration));
+    }
+
+    private MemcachedCache newCache(String name, MemcachedCacheConfiguration configuration) {
+        return new MemcachedCache(name, client, configuration, propagateErrors, generationRefreshInterval);
     }
 
     /** Collects the settings of a {@link MemcachedCacheManager}. Not thread-safe. */

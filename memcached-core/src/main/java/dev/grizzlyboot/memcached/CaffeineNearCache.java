@@ -17,7 +17,7 @@ final class CaffeineNearCache implements NearCache {
     private final AtomicLong writes = new AtomicLong();
 
     CaffeineNearCache(Duration ttl, long maxEntries) {
-        this.entries = Caffeine.newBuilder().expireAfterWrite(ttl).maximumSize(maxEntries).build();
+        this.entries = Caffeine.newBuilder().expireAfterWrite(ttl).maximumSize(maxEntries).recordStats().build();
     }
 
     @Override
@@ -53,5 +53,20 @@ final class CaffeineNearCache implements NearCache {
     public void invalidateAll() {
         writes.incrementAndGet();
         entries.invalidateAll();
+    }
+
+    @Override
+    public long hitCount() {
+        return entries.stats().hitCount();
+    }
+
+    @Override
+    public long missCount() {
+        return entries.stats().missCount();
+    }
+
+    @Override
+    public long size() {
+        return entries.estimatedSize();
     }
 }

@@ -43,15 +43,21 @@ final class Dispatch {
     private final Cluster cluster;
     private final long timeoutNanos;
     private final NearCache near;
+    private final ClientMeters meters;
 
-    Dispatch(Cluster cluster, long timeoutNanos, NearCache near) {
+    Dispatch(Cluster cluster, long timeoutNanos, NearCache near, ClientMeters meters) {
         this.cluster = cluster;
         this.timeoutNanos = timeoutNanos;
         this.near = near;
+        this.meters = meters;
     }
 
     /** Sends one request to the server a key is read from. */
     <T> CompletableFuture<T> single(String name, String key, Function<byte[], Request> request, ResponseHandler<T> handler) {
+        return meters.record(name, meters.start(), send(name, key, request, handler));
+    }
+
+    private <T> CompletableFuture<T> send(String name, String key, Function<byte[], Request> request, ResponseHandler<T> handler) {
         try {
             SingleOperation<T> operation = new SingleOperation<>(name, key, request.apply(Keys.encode(key)), timeoutNanos, handler);
             cluster.sendToReadTarget(key, operation);
@@ -67,12 +73,12 @@ final class Dispatch {
      * a completed write is on every copy that could take it.
      */
     <T> CompletableFuture<T> write(String name, String key, Function<byte[], Request> request, ResponseHandler<T> handler) {
-        return invalidatingNear(Collections.singletonList(key), () -> replicatedWrite(name, key, request, handler));
+        return meters.record(name, meters.start(), invalidatingNear(Collections.singletonList(key), () -> replicatedWrite(name, key, request, handler)));
     }
 
     /** Sends a write to a key's owner only (a CAS: tokens differ per server), dropping the near-cache copy. */
     <T> CompletableFuture<T> ownerWrite(String name, String key, Function<byte[], Request> request, ResponseHandler<T> handler) {
-        return invalidatingNear(Collections.singletonList(key), () -> single(name, key, request, handler));
+        return meters.record(name, meters.start(), invalidatingNear(Collections.singletonList(key), () -> send(name, key, request, handler)));
     }
 
     /** Sends a request to a key's replicas only (the owner already has the write). */
@@ -92,15 +98,17 @@ final class Dispatch {
      */
     <T> CompletableFuture<BulkResult<T>> bulk(String name, Collection<String> keys, KeyedRequest request,
             BulkOperation.KeyHandler<T> handler, Outcome silentOutcome, Routing routing) {
+        long start = meters.start();
         if (routing == Routing.READ) {
-            return sendBulk(name, keys, request, handler, silentOutcome, routing);
+            return meters.record(name, start, sendBulk(name, keys, request, handler, silentOutcome, routing));
         }
-        return invalidatingNear(keys, () -> sendBulk(name, keys, request, handler, silentOutcome, routing));
+        return meters.record(name, start, invalidatingNear(keys, () -> sendBulk(name, keys, request, handler, silentOutcome, routing)));
     }
 
     /** Sends the same kind of request to every server and collects the answers in list order. */
     <T> CompletableFuture<Map<ServerAddress, T>> everyServer(String name, Supplier<Request> request, ResponseHandler<T> handler) {
-        return everyServer(() -> new SingleOperation<>(name, null, request.get(), timeoutNanos, handler));
+        return meters.record(name, meters.start(),
+                everyServer(() -> new SingleOperation<>(name, null, request.get(), timeoutNanos, handler)));
     }
 
     /** Sends one operation (a new one per server, from {@code operations}) to every server. */
@@ -139,7 +147,7 @@ final class Dispatch {
     private <T> CompletableFuture<T> replicatedWrite(String name, String key, Function<byte[], Request> request,
             ResponseHandler<T> handler) {
         if (!cluster.replicated()) {
-            return single(name, key, request, handler);
+            return send(name, key, request, handler);
         }
         try {
             Request built = request.apply(Keys.encode(key));

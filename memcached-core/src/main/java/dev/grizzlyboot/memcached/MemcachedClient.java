@@ -61,10 +61,12 @@ public final class MemcachedClient implements AutoCloseable {
     private final Transcoder<Object> transcoder;
     private final NearCache near;
     private final BlockingMemcachedClient blocking;
+    private final ClientMeters meters;
 
     MemcachedClient(List<ServerAddress> servers, Map<ServerAddress, Integer> weights, PoolSettings poolSettings,
             ClusterSettings clusterSettings, Duration operationTimeout, IoStrategy ioStrategy, int ioThreads,
-            int workerThreads, int maxItemSize, Transcoder<Object> transcoder, NearCache near) {
+            int workerThreads, int maxItemSize, Transcoder<Object> transcoder, NearCache near, ClientMeters meters) {
+        this.meters = meters;
         this.near = near;
         this.values = new ValueEncoder(maxItemSize);
         this.transcoder = transcoder;
@@ -75,7 +77,8 @@ public final class MemcachedClient implements AutoCloseable {
                 (server, events) -> new ConnectionPool(server.host(), server.port(), transport, poolSettings, events),
                 operationTimeout.multipliedBy(2));
         cluster.maintain(System.nanoTime());
-        this.dispatch = new Dispatch(cluster, operationTimeout.toNanos(), near);
+        meters.bind(cluster, near);
+        this.dispatch = new Dispatch(cluster, operationTimeout.toNanos(), near, meters);
         this.sweeper = new Sweeper(Duration.ofMillis(Math.max(1, Math.min(10, operationTimeout.toMillis() / 10))),
                 cluster::maintain);
         this.blocking = new BlockingMemcachedClient(this, operationTimeout);
@@ -450,6 +453,7 @@ public final class MemcachedClient implements AutoCloseable {
     /** Closes every connection (failing operations still in flight) and stops the client's threads. */
     @Override
     public void close() {
+        meters.close();
         sweeper.close();
         cluster.close();
         transport.close();

@@ -15,6 +15,7 @@ import dev.grizzlyboot.memcached.internal.cluster.ClusterSettings;
 import dev.grizzlyboot.memcached.internal.connection.PoolSettings;
 import dev.grizzlyboot.memcached.transcoder.DefaultTranscoder;
 import dev.grizzlyboot.memcached.transcoder.Transcoder;
+import io.micrometer.core.instrument.MeterRegistry;
 
 /**
  * Configures and builds a {@link MemcachedClient}. Every setting has a default fit for a single
@@ -47,6 +48,8 @@ public final class MemcachedClientBuilder {
     private Duration failbackFlushAfter = Duration.ZERO;
     private Duration nearCacheTtl;
     private long nearCacheMaxEntries;
+    /** Typed as Object so that this class never names a Micrometer type unless a registry is given. */
+    private Object meterRegistry;
 
     MemcachedClientBuilder() {
     }
@@ -252,6 +255,20 @@ public final class MemcachedClientBuilder {
     }
 
     /**
+     * Publishes the client's meters to {@code registry} (default: none, and then nothing is
+     * measured and Micrometer, an optional dependency, need not be on the class path):
+     * {@code memcached.client.requests} (a timer tagged {@code operation} and {@code outcome}),
+     * per-server {@code memcached.client.connections}, {@code memcached.client.requests.in.flight},
+     * {@code memcached.client.server.failures} and {@code memcached.client.server.failbacks}, and,
+     * with a near cache, {@code memcached.client.near.gets} and {@code memcached.client.near.size}.
+     * The meters are removed when the client is closed.
+     */
+    public MemcachedClientBuilder meterRegistry(MeterRegistry registry) {
+        this.meterRegistry = Objects.requireNonNull(registry, "meterRegistry");
+        return this;
+    }
+
+    /**
      * Builds the client and starts opening its connections; it does not wait for them. Close the
      * client when done.
      */
@@ -268,7 +285,8 @@ public final class MemcachedClientBuilder {
                 operationTimeout, replicas, ketamaNaming, failbackFlushAfter);
         return new MemcachedClient(List.copyOf(servers), Map.copyOf(weights), pool, cluster, operationTimeout, ioStrategy,
                 ioThreads, workerThreads, maxItemSize, transcoder,
-                nearCacheTtl == null ? NearCache.NONE : new CaffeineNearCache(nearCacheTtl, nearCacheMaxEntries));
+                nearCacheTtl == null ? NearCache.NONE : new CaffeineNearCache(nearCacheTtl, nearCacheMaxEntries),
+                meterRegistry == null ? ClientMeters.NONE : MicrometerClientMeters.of(meterRegistry));
     }
 
     private static Duration positive(Duration value, String name) {

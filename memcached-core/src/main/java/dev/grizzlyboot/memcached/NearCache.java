@@ -39,6 +39,21 @@ interface NearCache {
         @Override
         public void invalidateAll() {
         }
+
+        @Override
+        public long hitCount() {
+            return 0;
+        }
+
+        @Override
+        public long missCount() {
+            return 0;
+        }
+
+        @Override
+        public long size() {
+            return 0;
+        }
     };
 
     boolean enabled();
@@ -57,4 +72,13 @@ interface NearCache {
 
     /** Drops everything (flush). */
     void invalidateAll();
+
+    /** Reads answered from a local copy so far. */
+    long hitCount();
+
+    /** Reads that found no local copy so far. */
+    long missCount();
+
+    /** About how many keys are held now. */
+    long size();
 }

@@ -32,7 +32,9 @@ import org.springframework.context.annotation.Conditional;
  * (and Boot's then backs off); with {@code spring.cache.type} set to anything ({@code none},
  * {@code simple}, {@code caffeine}, ...) it backs off and Boot provides the chosen one.
  * {@code spring.cache.cache-names} fixes the set of caches; {@link CacheManagerCustomizer} beans
- * are applied as Boot applies them. Spring calls it once, at start-up; the manager it builds is
+ * are applied as Boot applies them. A {@link MemcachedCacheConfiguration} bean of the application
+ * replaces the {@code grizzly.memcached.cache.*} defaults (as a {@code RedisCacheConfiguration} bean
+ * does for Redis); the per-cache settings under {@code caches} still apply over it. Spring calls it once, at start-up; the manager it builds is
  * thread-safe.
  */
 @AutoConfiguration(before = CacheAutoConfiguration.class, after = GrizzlyMemcachedAutoConfiguration.class)
@@ -45,10 +47,11 @@ public final class GrizzlyMemcachedCacheAutoConfiguration {
 
     @Bean
     MemcachedCacheManager cacheManager(MemcachedClient client, GrizzlyMemcachedProperties properties,
-            CacheProperties cacheProperties, ObjectProvider<MemcachedCacheManagerBuilderCustomizer> builderCustomizers,
+            CacheProperties cacheProperties, ObjectProvider<MemcachedCacheConfiguration> cacheConfiguration,
+            ObjectProvider<MemcachedCacheManagerBuilderCustomizer> builderCustomizers,
             ObjectProvider<CacheManagerCustomizer<?>> cacheManagerCustomizers) {
         GrizzlyMemcachedProperties.Cache cache = properties.getCache();
-        MemcachedCacheConfiguration defaults = CacheSettings.defaults(cache);
+        MemcachedCacheConfiguration defaults = cacheConfiguration.getIfAvailable(() -> CacheSettings.defaults(cache));
         MemcachedCacheManager.Builder builder = MemcachedCacheManager.builder(client)
                 .cacheDefaults(defaults)
                 .propagateErrors(cache.isPropagateErrors())

@@ -2,13 +2,14 @@ package dev.grizzlyboot.autoconfigure.memcached;
 
 import dev.grizzlyboot.memcached.MemcachedClient;
 import dev.grizzlyboot.memcached.MemcachedClientBuilder;
-import dev.grizzlyboot.memcached.transcoder.DefaultTranscoder;
+import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.io.ResourceLoader;
 
 /**
  * Creates the {@link MemcachedClient} from {@link MemcachedConnectionDetails} and the
@@ -30,14 +31,15 @@ public final class GrizzlyMemcachedAutoConfiguration {
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
     MemcachedClient memcachedClient(GrizzlyMemcachedProperties properties, MemcachedConnectionDetails connectionDetails,
-            ObjectProvider<MemcachedClientBuilderCustomizer> customizers) {
+            ObjectProvider<MemcachedClientBuilderCustomizer> customizers, BeanFactory beanFactory,
+            ResourceLoader resourceLoader) {
         MemcachedClientBuilder builder = MemcachedClient.builder()
                 .serverAddresses(connectionDetails.getServers())
                 .operationTimeout(properties.getOperationTimeout())
                 .connectTimeout(properties.getConnectTimeout())
                 .maxItemSize(Math.toIntExact(properties.getMaxItemSize().toBytes()))
                 .ioStrategy(properties.getIoStrategy())
-                .transcoder(transcoder(properties.getTranscoder()));
+                .transcoder(TranscoderSettings.transcoder(properties.getTranscoder(), beanFactory, resourceLoader.getClassLoader()));
         if (properties.getIoThreads() != null) {
             builder.ioThreads(properties.getIoThreads());
         }
@@ -68,12 +70,5 @@ public final class GrizzlyMemcachedAutoConfiguration {
         }
         customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
         return builder.build();
-    }
-
-    private static DefaultTranscoder transcoder(GrizzlyMemcachedProperties.Transcoder properties) {
-        return DefaultTranscoder.builder()
-                .compressionThreshold(Math.toIntExact(properties.getCompressionThreshold().toBytes()))
-                .allow(properties.getAllowedClasses().toArray(String[]::new))
-                .build();
     }
 }

@@ -370,7 +370,8 @@ public class GrizzlyMemcachedProperties {
         /**
          * Classes that Java deserialization may create when reading cached objects, as ObjectInputFilter
          * patterns (com.example.model.* for a package, com.example.** with sub-packages). java.lang,
-         * java.util, java.time and java.math are always allowed.
+         * java.util, java.time and java.math are always allowed. Unset: the application's
+         * auto-configuration packages (that of the @SpringBootApplication class) with their sub-packages.
          */
         private List<String> allowedClasses = new ArrayList<>();
 

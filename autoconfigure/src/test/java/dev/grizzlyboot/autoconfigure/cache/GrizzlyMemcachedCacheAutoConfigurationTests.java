@@ -107,6 +107,22 @@ class GrizzlyMemcachedCacheAutoConfigurationTests {
     }
 
     @Test
+    void aMemcachedCacheConfigurationBeanReplacesThePropertyDefaults() {
+        MemcachedCacheConfiguration own = MemcachedCacheConfiguration.defaultCacheConfig()
+                .ttl(Duration.ofMinutes(5)).keyPrefix("mine").cacheNullValues(false);
+        caching.withBean(MemcachedCacheConfiguration.class, () -> own)
+                .withPropertyValues("grizzly.memcached.cache.default-ttl=10m", "grizzly.memcached.cache.key-prefix=props",
+                        "grizzly.memcached.cache.caches.books.ttl=1h")
+                .run(context -> {
+                    MemcachedCacheManager manager = context.getBean(MemcachedCacheManager.class);
+                    assertThat(manager.getDefaultCacheConfiguration()).isEqualTo(own);
+                    assertThat(((MemcachedCache) manager.getCache("other")).getConfiguration()).isEqualTo(own);
+                    // Settings given per cache name still apply, over the bean's.
+                    assertThat(manager.getCacheConfigurations()).containsEntry("books", own.ttl(Duration.ofHours(1)));
+                });
+    }
+
+    @Test
     void cacheNamesFixTheSetOfCaches() {
         caching.withPropertyValues("spring.cache.cache-names=books,authors").run(context -> {
             MemcachedCacheManager manager = context.getBean(MemcachedCacheManager.class);

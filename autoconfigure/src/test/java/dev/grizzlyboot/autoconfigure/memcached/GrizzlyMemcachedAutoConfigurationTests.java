@@ -1,10 +1,12 @@
 package dev.grizzlyboot.autoconfigure.memcached;
 
 import java.io.Serializable;
+import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import dev.grizzlyboot.autoconfigure.RestartClassLoader;
 import dev.grizzlyboot.autoconfigure.YamlFiles;
 import dev.grizzlyboot.memcached.IoStrategy;
 import dev.grizzlyboot.memcached.MemcachedClient;
@@ -15,6 +17,8 @@ import dev.grizzlyboot.memcached.cluster.ServerAddress;
 import dev.grizzlyboot.testsupport.MemcachedExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.beans.factory.support.BeanDefinitionRegistry;
+import org.springframework.boot.autoconfigure.AutoConfigurationPackages;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -186,6 +190,52 @@ class GrizzlyMemcachedAutoConfigurationTests {
     }
 
     @Test
+    void withoutAllowedClassesTheApplicationsPackagesAreAllowed() {
+        Point point = new Point(5, 12);
+        // The @SpringBootApplication class sits in a parent package: sub-packages are allowed too.
+        runner.withInitializer(context -> AutoConfigurationPackages.register((BeanDefinitionRegistry) context.getBeanFactory(),
+                "dev.grizzlyboot.autoconfigure"))
+                .withPropertyValues("grizzly.memcached.servers=" + memcached.addressList()).run(context -> {
+                    MemcachedClient client = context.getBean(MemcachedClient.class);
+                    client.blocking().set("point", point, Duration.ofMinutes(1));
+                    assertThat(client.blocking().get("point")).isEqualTo(point);
+                    // Still an allow-list: a class outside the application's packages and the JDK defaults is refused.
+                    client.blocking().set("uri", URI.create("http://127.0.0.1/"), Duration.ofMinutes(1));
+                    assertThatThrownBy(() -> client.blocking().get("uri")).isInstanceOf(TranscoderException.class)
+                            .hasMessageContaining("allow-list");
+                });
+    }
+
+    @Test
+    void allowedClassesReplaceTheApplicationsPackages() {
+        runner.withInitializer(context -> AutoConfigurationPackages.register((BeanDefinitionRegistry) context.getBeanFactory(),
+                "dev.grizzlyboot.autoconfigure"))
+                .withPropertyValues("grizzly.memcached.servers=" + memcached.addressList(),
+                        "grizzly.memcached.transcoder.allowed-classes=java.net.*").run(context -> {
+                    MemcachedClient client = context.getBean(MemcachedClient.class);
+                    client.blocking().set("point", new Point(1, 1), Duration.ofMinutes(1));
+                    assertThatThrownBy(() -> client.blocking().get("point")).isInstanceOf(TranscoderException.class);
+                });
+    }
+
+    @Test
+    void valuesAreReadWithTheApplicationsClassLoader() throws Exception {
+        try (RestartClassLoader restarted = new RestartClassLoader(Point.class)) {
+            Object point = restarted.newInstance(Point.class, new Class<?>[] {int.class, int.class}, 6, 8);
+            runner.withClassLoader(restarted)
+                    .withPropertyValues("grizzly.memcached.servers=" + memcached.addressList(),
+                            "grizzly.memcached.transcoder.allowed-classes=dev.grizzlyboot.autoconfigure.memcached.*")
+                    .run(context -> {
+                        MemcachedClient client = context.getBean(MemcachedClient.class);
+                        client.blocking().set("restarted-point", point, Duration.ofMinutes(1));
+                        // The restarted application's class, not the one the client's own loader sees.
+                        assertThat(client.blocking().get("restarted-point")).isEqualTo(point)
+                                .isInstanceOf(point.getClass()).isNotInstanceOf(Point.class);
+                    });
+        }
+    }
+
+    @Test
     void operationTimeoutReachesTheClient() {
         runner.withPropertyValues("grizzly.memcached.servers=" + memcached.addressList(),
                 "grizzly.memcached.operation-timeout=100ms").run(context -> {
@@ -247,8 +297,8 @@ class GrizzlyMemcachedAutoConfigurationTests {
     @Test
     void emptyServerListFailsStartUpWithAClearMessage() {
         runner.withPropertyValues("grizzly.memcached.servers=").run(context ->
-                assertThat(context).getFailure().rootCause().isInstanceOf(IllegalStateException.class)
-                        .hasMessageContaining("no memcached servers configured"));
+                assertThat(context).getFailure().rootCause().isInstanceOf(InvalidServerListException.class)
+                        .hasMessageContaining("names no server"));
     }
 
     @Test

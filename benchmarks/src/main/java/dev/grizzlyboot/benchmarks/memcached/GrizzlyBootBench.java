@@ -7,6 +7,7 @@ import dev.grizzlyboot.memcached.BlockingMemcachedClient;
 import dev.grizzlyboot.memcached.BulkResult;
 import dev.grizzlyboot.memcached.MemcachedClient;
 import dev.grizzlyboot.memcached.MemcachedClientBuilder;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 /** Our client through its blocking facade; bulk writes are real {@code setMulti}/{@code deleteMulti}. */
 final class GrizzlyBootBench implements BenchClient {
@@ -32,6 +33,9 @@ final class GrizzlyBootBench implements BenchClient {
                 .connectionsPerServer(1, knobs.maxConnections())
                 .pipelineDepth(knobs.pipelineDepth())
                 .ioThreads(knobs.ioThreads());
+        if (knobs.metrics()) {
+            builder.meterRegistry(new SimpleMeterRegistry());
+        }
         return new GrizzlyBootBench("grizzly-boot tuned " + knobs, builder.build());
     }
 
@@ -94,16 +98,21 @@ final class GrizzlyBootBench implements BenchClient {
 
     /**
      * The builder knobs a tuned variant sets: {@code connectionsPerServer(1, maxConnections)},
-     * {@code pipelineDepth}, {@code ioThreads}. Written and parsed as {@code c4/d32/io2}.
+     * {@code pipelineDepth}, {@code ioThreads}, and whether its meters go to a Micrometer
+     * {@code SimpleMeterRegistry}. Written and parsed as {@code c4/d32/io2}, with {@code /metrics}
+     * for the meters.
      */
-    record Knobs(int maxConnections, int pipelineDepth, int ioThreads) {
+    record Knobs(int maxConnections, int pipelineDepth, int ioThreads, boolean metrics) {
 
         static Knobs parse(String text) {
             int connections = 4;
             int depth = 32;
             int io = 2;
+            boolean metrics = false;
             for (String part : text.split("/")) {
-                if (part.startsWith("io")) {
+                if (part.equals("metrics")) {
+                    metrics = true;
+                } else if (part.startsWith("io")) {
                     io = Integer.parseInt(part.substring(2));
                 } else if (part.startsWith("c")) {
                     connections = Integer.parseInt(part.substring(1));
@@ -113,12 +122,12 @@ final class GrizzlyBootBench implements BenchClient {
                     throw new IllegalArgumentException("expected knobs like c4/d32/io2, got " + text);
                 }
             }
-            return new Knobs(connections, depth, io);
+            return new Knobs(connections, depth, io, metrics);
         }
 
         @Override
         public String toString() {
-            return "c" + maxConnections + "/d" + pipelineDepth + "/io" + ioThreads;
+            return "c" + maxConnections + "/d" + pipelineDepth + "/io" + ioThreads + (metrics ? "/metrics" : "");
         }
     }
 }

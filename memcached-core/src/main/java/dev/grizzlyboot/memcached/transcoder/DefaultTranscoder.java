@@ -3,10 +3,12 @@ package dev.grizzlyboot.memcached.transcoder;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InvalidClassException;
 import java.io.ObjectInputFilter;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
+import java.io.ObjectStreamClass;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -27,6 +29,9 @@ import dev.grizzlyboot.memcached.TranscoderException;
  * <p>The allow-list always admits {@code java.lang}, {@code java.util}, {@code java.time} and
  * {@code java.math}; add your own classes with {@link Builder#allow(String...)}, in
  * {@link ObjectInputFilter.Config#createFilter} pattern syntax ({@code com.example.**}).
+ * Serialized classes are resolved through {@link Builder#classLoader(ClassLoader)} when one is
+ * given (an application whose classes a restart loader reloads, as Spring Boot DevTools does),
+ * else as {@link ObjectInputStream} resolves them.
  */
 public final class DefaultTranscoder implements Transcoder<Object> {
 
@@ -42,10 +47,12 @@ public final class DefaultTranscoder implements Transcoder<Object> {
     private final int compressionThreshold;
     private final ObjectInputFilter filter;
     private final List<String> allowed;
+    private final ClassLoader classLoader;
 
-    private DefaultTranscoder(int compressionThreshold, List<String> allowed) {
+    private DefaultTranscoder(int compressionThreshold, List<String> allowed, ClassLoader classLoader) {
         this.compressionThreshold = compressionThreshold;
         this.allowed = List.copyOf(allowed);
+        this.classLoader = classLoader;
         this.filter = ObjectInputFilter.Config.createFilter(String.join(";", allowed) + ";!*");
     }
 
@@ -130,7 +137,7 @@ public final class DefaultTranscoder implements Transcoder<Object> {
     }
 
     private Object deserialize(byte[] bytes) {
-        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes))) {
+        try (ObjectInputStream in = new ClassLoaderObjectInputStream(new ByteArrayInputStream(bytes), classLoader)) {
             in.setObjectInputFilter(filter);
             return in.readObject();
         } catch (InvalidClassException e) {
@@ -159,13 +166,53 @@ public final class DefaultTranscoder implements Transcoder<Object> {
         }
     }
 
+    /** The class loader serialized classes are resolved with; {@code null} for Java serialization's own choice. */
+    public ClassLoader classLoader() {
+        return classLoader;
+    }
+
+    /** Resolves classes through a given loader first, so values of reloaded classes are read as the new classes. */
+    private static final class ClassLoaderObjectInputStream extends ObjectInputStream {
+
+        private final ClassLoader classLoader;
+
+        ClassLoaderObjectInputStream(InputStream in, ClassLoader classLoader) throws IOException {
+            super(in);
+            this.classLoader = classLoader;
+        }
+
+        @Override
+        protected Class<?> resolveClass(ObjectStreamClass description) throws IOException, ClassNotFoundException {
+            if (classLoader == null) {
+                return super.resolveClass(description);
+            }
+            try {
+                return Class.forName(description.getName(), false, classLoader);
+            } catch (ClassNotFoundException e) {
+                // Primitive types and classes the loader cannot see.
+                return super.resolveClass(description);
+            }
+        }
+    }
+
     /** Builds a {@link DefaultTranscoder}. Not thread-safe. */
     public static final class Builder {
 
         private int compressionThreshold = DEFAULT_COMPRESSION_THRESHOLD;
         private final List<String> allowed = new ArrayList<>(ALWAYS_ALLOWED);
+        private ClassLoader classLoader;
 
         private Builder() {
+        }
+
+        /**
+         * The class loader that resolves the classes of deserialized values (default: none, so
+         * Java serialization picks the loader of the nearest application frame on the stack). Give
+         * the application's loader when it can be replaced at run time, as DevTools restarts do.
+         */
+        public Builder classLoader(ClassLoader classLoader) {
+            this.classLoader = classLoader;
+            return this;
         }
 
         /** Values larger than this many bytes are compressed (default 16 KiB); {@link Integer#MAX_VALUE} turns compression off. */
@@ -189,7 +236,7 @@ public final class DefaultTranscoder implements Transcoder<Object> {
         }
 
         public DefaultTranscoder build() {
-            return new DefaultTranscoder(compressionThreshold, allowed);
+            return new DefaultTranscoder(compressionThreshold, allowed, classLoader);
         }
     }
 }

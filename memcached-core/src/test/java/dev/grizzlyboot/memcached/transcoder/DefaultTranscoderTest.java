@@ -3,7 +3,10 @@ package dev.grizzlyboot.memcached.transcoder;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.lang.reflect.Constructor;
 import java.math.BigDecimal;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
@@ -71,6 +74,25 @@ class DefaultTranscoderTest {
         assertThatThrownBy(() -> transcoder.decode(new CachedData(2 << 8, "x".getBytes())))
                 .isInstanceOf(TranscoderException.class);
         assertThatThrownBy(() -> transcoder.encode(new Object())).isInstanceOf(TranscoderException.class);
+    }
+
+    @Test
+    void valuesAreReadAsTheClassesOfTheGivenLoader() throws Exception {
+        // A restart-style loader (as DevTools uses): it defines Custom again, apart from the test's own copy.
+        URL testClasses = Custom.class.getProtectionDomain().getCodeSource().getLocation();
+        try (URLClassLoader restarted = new URLClassLoader(new URL[] {testClasses}, ClassLoader.getPlatformClassLoader())) {
+            Class<?> reloaded = restarted.loadClass(Custom.class.getName());
+            assertThat(reloaded).isNotSameAs(Custom.class);
+            Constructor<?> constructor = reloaded.getDeclaredConstructor(int.class);
+            constructor.setAccessible(true);
+            Object value = constructor.newInstance(7);
+            DefaultTranscoder.Builder allowing = DefaultTranscoder.builder().allow(Custom.class.getName());
+            CachedData data = allowing.build().encode(value);
+
+            assertThat(allowing.classLoader(restarted).build().decode(data)).isEqualTo(value).isInstanceOf(reloaded);
+            // Without it, Java serialization resolves the class from the caller's loader: the old class.
+            assertThat(allowing.classLoader(null).build().decode(data)).isInstanceOf(Custom.class);
+        }
     }
 
     record Custom(int id) implements java.io.Serializable {

@@ -10,6 +10,7 @@ import java.util.function.Consumer;
 
 import dev.grizzlyboot.memcached.MemcachedClient;
 import dev.grizzlyboot.memcached.cluster.ServerAddress;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
@@ -108,6 +109,8 @@ public final class ZooKeeperServerListSync implements AutoCloseable {
         private Duration connectionTimeout = Duration.ofSeconds(5);
         private boolean preferRemoteList;
         private Consumer<SyncState> onApplied;
+        /** Typed as Object so that this class never names a Micrometer type unless a registry is given. */
+        private Object meterRegistry;
 
         private Builder() {
         }
@@ -193,6 +196,16 @@ public final class ZooKeeperServerListSync implements AutoCloseable {
         }
 
         /**
+         * Publishes this member's meters to {@code registry} (default: none; Micrometer is an optional
+         * dependency): {@code memcached.zookeeper.switches}, {@code memcached.zookeeper.commit.skew}
+         * and {@code memcached.zookeeper.clock.offset}, tagged with the cluster name.
+         */
+        public Builder meterRegistry(MeterRegistry registry) {
+            this.meterRegistry = Objects.requireNonNull(registry, "meterRegistry");
+            return this;
+        }
+
+        /**
          * Attaches to {@code client}: connects, registers this member and adopts the shared list,
          * waiting up to the connection timeout. If ZooKeeper is not reachable in that time the
          * client keeps its own list and the sync goes on trying in the background.
@@ -224,7 +237,13 @@ public final class ZooKeeperServerListSync implements AutoCloseable {
                 owned.start();
                 zk = owned;
             }
-            BarrierMember member = new BarrierMember(client, zk, settings, onApplied);
+            SyncMeters meters = meterRegistry == null ? null : SyncMeters.of(meterRegistry, clusterName);
+            Consumer<SyncState> applied = meters == null ? onApplied
+                    : onApplied == null ? meters : meters.andThen(onApplied);
+            BarrierMember member = new BarrierMember(client, zk, settings, applied);
+            if (meters != null) {
+                meters.watchClockOffset(member::state);
+            }
             try {
                 if (!member.start(connectionTimeout.toMillis())) {
                     log.warn("member {} has not joined cluster {} within {}; serving its own list until it does",

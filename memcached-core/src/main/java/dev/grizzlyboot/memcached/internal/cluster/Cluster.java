@@ -42,6 +42,7 @@ public final class Cluster implements AutoCloseable {
     private final Set<Node> retiring = ConcurrentHashMap.newKeySet();
     private final Set<Node> preparing = ConcurrentHashMap.newKeySet();
     private final List<ServerStateListener> listeners = new CopyOnWriteArrayList<>();
+    private final List<Runnable> serverListListeners = new CopyOnWriteArrayList<>();
     private volatile Topology topology;
     private volatile boolean closed;
 
@@ -132,6 +133,11 @@ public final class Cluster implements AutoCloseable {
     /** Registers a listener for servers marked failed or back. */
     public void addListener(ServerStateListener listener) {
         listeners.add(listener);
+    }
+
+    /** Registers a listener run (under the change's lock, so it must be quick) after every change of the server list. */
+    public void addServerListListener(Runnable listener) {
+        serverListListeners.add(listener);
     }
 
     /** Removes a listener. */
@@ -298,6 +304,7 @@ public final class Cluster implements AutoCloseable {
 
     private void publish(Topology next, Topology previous) {
         topology = next;
+        serverListListeners.forEach(Runnable::run);
         long now = System.nanoTime();
         for (Node node : previous.nodes()) {
             if (next.node(node.address()) != node) {
