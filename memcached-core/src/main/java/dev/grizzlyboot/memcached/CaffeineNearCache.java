@@ -54,4 +54,9 @@ final class CaffeineNearCache implements NearCache {
         writes.incrementAndGet();
         entries.invalidateAll();
     }
+
+    @Override
+    public long size() {
+        return entries.estimatedSize();
+    }
 }

@@ -39,6 +39,11 @@ interface NearCache {
         @Override
         public void invalidateAll() {
         }
+
+        @Override
+        public long size() {
+            return 0;
+        }
     };
 
     boolean enabled();
@@ -57,4 +62,7 @@ interface NearCache {
 
     /** Drops everything (flush). */
     void invalidateAll();
+
+    /** How many values it holds (an estimate). */
+    long size();
 }
