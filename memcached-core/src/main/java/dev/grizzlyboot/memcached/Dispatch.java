@@ -105,24 +105,29 @@ final class Dispatch {
         return meters.record(name, start, invalidatingNear(keys, () -> sendBulk(name, keys, request, handler, silentOutcome, routing)));
     }
 
-    /** Sends the same kind of request to every server and collects the answers in list order. */
-    <T> CompletableFuture<Map<ServerAddress, T>> everyServer(String name, Supplier<Request> request, ResponseHandler<T> handler) {
+    /** Sends the same kind of request to every server and collects each server's answer or error, in list order. */
+    <T> CompletableFuture<ServerResults<T>> everyServer(String name, Supplier<Request> request, ResponseHandler<T> handler) {
         return meters.record(name, meters.start(),
                 everyServer(() -> new SingleOperation<>(name, null, request.get(), timeoutNanos, handler)));
     }
 
-    /** Sends one operation (a new one per server, from {@code operations}) to every server. */
-    <T> CompletableFuture<Map<ServerAddress, T>> everyServer(Supplier<Operation<T>> operations) {
-        Map<ServerAddress, CompletableFuture<T>> futures = new LinkedHashMap<>();
+    /**
+     * Sends one operation (a new one per server, from {@code operations}) to every server. A
+     * server that fails or times out fails only its own entry.
+     */
+    <T> CompletableFuture<ServerResults<T>> everyServer(Supplier<Operation<T>> operations) {
+        Map<ServerAddress, CompletableFuture<ServerResult<T>>> futures = new LinkedHashMap<>();
         cluster.pools().forEach((server, pool) -> {
             Operation<T> operation = operations.get();
             pool.send(operation);
-            futures.put(server, operation.future());
+            futures.put(server, operation.future().handle((value, error) -> error == null
+                    ? new ServerResult<>(server, value, null)
+                    : new ServerResult<>(server, null, Answers.asMemcached(error))));
         });
         return CompletableFuture.allOf(futures.values().toArray(CompletableFuture[]::new)).thenApply(done -> {
-            Map<ServerAddress, T> answers = new LinkedHashMap<>();
-            futures.forEach((server, future) -> answers.put(server, future.join()));
-            return answers;
+            Map<ServerAddress, ServerResult<T>> results = new LinkedHashMap<>();
+            futures.forEach((server, future) -> results.put(server, future.join()));
+            return new ServerResults<>(results);
         });
     }
 

@@ -14,6 +14,7 @@ import java.util.function.Supplier;
 
 import dev.grizzlyboot.memcached.Dispatch.Routing;
 import dev.grizzlyboot.memcached.cluster.ServerAddress;
+import dev.grizzlyboot.memcached.cluster.ServerDetails;
 import dev.grizzlyboot.memcached.cluster.ServerListChange;
 import dev.grizzlyboot.memcached.cluster.ServerState;
 import dev.grizzlyboot.memcached.cluster.ServerStateListener;
@@ -117,6 +118,16 @@ public final class MemcachedClient implements AutoCloseable {
     /** Each server's health (active or failed, since when, last error), in list order. */
     public List<ServerState> serverStates() {
         return cluster.states();
+    }
+
+    /** Each server's health, Ketama weight and connection-pool figures, in list order. */
+    public List<ServerDetails> serverDetails() {
+        return cluster.details();
+    }
+
+    /** How many values the near cache holds now (an estimate); 0 without a near cache. */
+    public long nearCacheSize() {
+        return near.size();
     }
 
     /** Tells {@code listener} whenever a server is marked failed or comes back. */
@@ -412,23 +423,47 @@ public final class MemcachedClient implements AutoCloseable {
 
     // ---- servers --------------------------------------------------------------------------------
 
-    /** Round trip to every server; completes when all answered. */
+    /**
+     * Round trip to every server; completes when all answered, or fails with the first server's
+     * error. {@link #noopEach()} reports each server instead.
+     */
     public CompletableFuture<Void> noop() {
-        return dispatch.everyServer("noop", () -> Request.of(Opcode.NOOP), Answers.okOrError()).thenApply(answers -> null);
+        return noopEach().thenApply(results -> {
+            results.valuesOrThrow();
+            return null;
+        });
     }
 
-    /** Each server's version. */
+    /** Round trip to every server, each server's outcome reported on its own. */
+    public CompletableFuture<ServerResults<Void>> noopEach() {
+        return dispatch.everyServer("noop", () -> Request.of(Opcode.NOOP), Answers.<Void>okOrError());
+    }
+
+    /** Each server's version; fails with the first server's error if one does not answer ({@link #versionEach()} does not). */
     public CompletableFuture<Map<ServerAddress, String>> version() {
+        return versionEach().thenApply(ServerResults::valuesOrThrow);
+    }
+
+    /** Each server's version, or why it did not answer. */
+    public CompletableFuture<ServerResults<String>> versionEach() {
         return dispatch.everyServer("version", () -> Request.of(Opcode.VERSION), Answers.versionText());
     }
 
-    /** Each server's general statistics. */
+    /** Each server's general statistics; fails with the first server's error if one does not answer. */
     public CompletableFuture<Map<ServerAddress, Map<String, String>>> stats() {
         return stats("");
     }
 
     /** Each server's statistics of one group, such as {@code "settings"}, {@code "items"} or {@code "slabs"}. */
     public CompletableFuture<Map<ServerAddress, Map<String, String>>> stats(String group) {
+        return statsEach(group).thenApply(ServerResults::valuesOrThrow);
+    }
+
+    /**
+     * Each server's statistics of one group ({@code ""} for the general ones), or why it did not
+     * answer: a server that is down does not hide the others' figures.
+     */
+    public CompletableFuture<ServerResults<Map<String, String>>> statsEach(String group) {
         return reported(() -> {
             Objects.requireNonNull(group, "group (\"\" for the general statistics)");
             return dispatch.everyServer(() -> new StatsOperation(group, dispatch.timeoutNanos()));
@@ -440,13 +475,24 @@ public final class MemcachedClient implements AutoCloseable {
         return flushAll(Duration.ZERO);
     }
 
-    /** Invalidates every item on every server after {@code delay}. */
+    /**
+     * Invalidates every item on every server after {@code delay}; fails with the first server's
+     * error if one does not answer (the others are flushed all the same).
+     */
     public CompletableFuture<Void> flushAll(Duration delay) {
+        return flushAllEach(delay).thenApply(results -> {
+            results.valuesOrThrow();
+            return null;
+        });
+    }
+
+    /** Invalidates every item on every server after {@code delay}, each server's outcome reported on its own. */
+    public CompletableFuture<ServerResults<Void>> flushAllEach(Duration delay) {
         return reported(() -> {
             int wireDelay = Expiry.toWire(delay);
             near.invalidateAll();
-            return dispatch.everyServer("flushAll", () -> Request.flush(wireDelay), Answers.okOrError())
-                    .whenComplete((answers, error) -> near.invalidateAll()).thenApply(answers -> null);
+            return dispatch.everyServer("flushAll", () -> Request.flush(wireDelay), Answers.<Void>okOrError())
+                    .whenComplete((results, error) -> near.invalidateAll());
         });
     }
 

@@ -42,6 +42,10 @@ final class Znodes {
     private final String cluster;
     private final Watcher watcher;
 
+    /**
+     * A member's view, whose reads leave one-time watches for {@code watcher}; with a {@code null}
+     * watcher, a read-only view that watches nothing (for inspection).
+     */
     Znodes(CuratorFramework curator, String root, String clusterName, Watcher watcher) {
         this.curator = curator;
         this.cluster = root + "/" + clusterName;
@@ -77,7 +81,7 @@ final class Znodes {
                 return Decision.decode(curator.getData().forPath(path));
             } catch (KeeperException.NoNodeException e) {
                 // Watch only a missing node: a watch on an existing one would fire again at clean-up.
-                if (curator.checkExists().usingWatcher(watcher).forPath(path) == null) {
+                if (exists(path) == null) {
                     return null;
                 }
             }
@@ -86,7 +90,8 @@ final class Znodes {
 
     /** The ids of the live members. Watched: the member hears when one joins or leaves. */
     List<String> members() throws Exception {
-        return curator.getChildren().usingWatcher(watcher).forPath(membersPath());
+        return watcher == null ? curator.getChildren().forPath(membersPath())
+                : curator.getChildren().usingWatcher(watcher).forPath(membersPath());
     }
 
     /** Stops hearing about members joining and leaving (the member no longer waits for them). */
@@ -299,14 +304,20 @@ final class Znodes {
         }
     }
 
+    /** A node's stat, or null; watched (for its creation) unless this view is unwatched. */
+    private Stat exists(String path) throws Exception {
+        return watcher == null ? curator.checkExists().forPath(path) : curator.checkExists().usingWatcher(watcher).forPath(path);
+    }
+
     /** Reads a list, watched; a missing node gets a watch for its creation instead. */
     private ServerList readList(String path, Stat stat) throws Exception {
         Stat into = stat == null ? new Stat() : stat;
         while (true) {
             try {
-                return ServerList.decode(curator.getData().storingStatIn(into).usingWatcher(watcher).forPath(path));
+                return ServerList.decode(watcher == null ? curator.getData().storingStatIn(into).forPath(path)
+                        : curator.getData().storingStatIn(into).usingWatcher(watcher).forPath(path));
             } catch (KeeperException.NoNodeException e) {
-                if (curator.checkExists().usingWatcher(watcher).forPath(path) == null) {
+                if (exists(path) == null) {
                     return null;
                 }
                 // created between the two calls: read it

@@ -41,10 +41,12 @@ public final class ZooKeeperServerListSync implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ZooKeeperServerListSync.class);
 
     private final BarrierMember member;
+    private final ClusterInspector inspector;
     private final CuratorFramework ownedCurator;
 
-    private ZooKeeperServerListSync(BarrierMember member, CuratorFramework ownedCurator) {
+    private ZooKeeperServerListSync(BarrierMember member, ClusterInspector inspector, CuratorFramework ownedCurator) {
         this.member = member;
+        this.inspector = inspector;
         this.ownedCurator = ownedCurator;
     }
 
@@ -81,6 +83,21 @@ public final class ZooKeeperServerListSync implements AutoCloseable {
     /** A snapshot of this member's state: versions, phase, decision, last error, clock offset. */
     public SyncState state() {
         return member.state();
+    }
+
+    /**
+     * Reads the cluster from ZooKeeper now: this member's session and registration, the live
+     * members, the committed list and the change in progress with its acknowledgements. A few
+     * blocking ZooKeeper reads, apart from the sync's own work; for health checks and monitoring.
+     *
+     * @throws ServerListSyncException if ZooKeeper could not be reached or failed
+     */
+    public ClusterView readCluster() {
+        try {
+            return inspector.read();
+        } catch (Exception e) {
+            throw new ServerListSyncException("could not read the cluster from ZooKeeper: " + e, e);
+        }
     }
 
     /**
@@ -252,7 +269,7 @@ public final class ZooKeeperServerListSync implements AutoCloseable {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            return new ZooKeeperServerListSync(member, owned);
+            return new ZooKeeperServerListSync(member, new ClusterInspector(zk, settings), owned);
         }
 
         private static String defaultMemberId() {

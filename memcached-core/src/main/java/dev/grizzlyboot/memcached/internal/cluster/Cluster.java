@@ -12,6 +12,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.grizzlyboot.memcached.MemcachedException;
 import dev.grizzlyboot.memcached.cluster.ServerAddress;
+import dev.grizzlyboot.memcached.cluster.ServerDetails;
 import dev.grizzlyboot.memcached.cluster.ServerListChange;
 import dev.grizzlyboot.memcached.cluster.ServerState;
 import dev.grizzlyboot.memcached.cluster.ServerStateListener;
@@ -127,6 +128,14 @@ public final class Cluster implements AutoCloseable {
     public List<ServerState> states() {
         synchronized (lock) {
             return topology.nodes().stream().map(Node::state).toList();
+        }
+    }
+
+    /** Each server's health, weight and pool figures, in list order (health taken as {@link #states()} takes it). */
+    public List<ServerDetails> details() {
+        synchronized (lock) {
+            return topology.nodes().stream().map(node -> new ServerDetails(node.state(), node.weight(),
+                    node.pool().openConnections(), node.pool().pending())).toList();
         }
     }
 
