@@ -12,7 +12,9 @@ import java.util.Objects;
 import dev.grizzlyboot.memcached.cluster.KetamaNaming;
 import dev.grizzlyboot.memcached.cluster.ServerAddress;
 import dev.grizzlyboot.memcached.internal.cluster.ClusterSettings;
+import dev.grizzlyboot.memcached.internal.connection.ConnectionSecurity;
 import dev.grizzlyboot.memcached.internal.connection.PoolSettings;
+import dev.grizzlyboot.memcached.internal.connection.SaslCredentials;
 import dev.grizzlyboot.memcached.transcoder.DefaultTranscoder;
 import dev.grizzlyboot.memcached.transcoder.Transcoder;
 
@@ -46,6 +48,7 @@ public final class MemcachedClientBuilder {
     private KetamaNaming ketamaNaming = KetamaNaming.HOST_PORT;
     private Duration nearCacheTtl;
     private long nearCacheMaxEntries;
+    private SaslCredentials credentials;
 
     MemcachedClientBuilder() {
     }
@@ -226,6 +229,21 @@ public final class MemcachedClientBuilder {
     }
 
     /**
+     * Logs in to every server with SASL PLAIN as {@code username} (default: no login, for servers
+     * started without {@code -S}). Every new connection (at start, when the pool grows, on
+     * reconnect and for health checks) authenticates before it carries requests. A refused login
+     * fails the waiting calls with {@link AuthenticationException}, which names the server and the
+     * user but never the password, and counts as a failed connect: the client backs off
+     * ({@link #reconnectBackoff}) rather than retrying at once. PLAIN sends the password as it is,
+     * so use it over TLS ({@code tls}) or a trusted network.
+     */
+    public MemcachedClientBuilder authentication(String username, String password) {
+        this.credentials = new SaslCredentials(Objects.requireNonNull(username, "username"),
+                Objects.requireNonNull(password, "password"));
+        return this;
+    }
+
+    /**
      * Builds the client and starts opening its connections; it does not wait for them. Close the
      * client when done.
      */
@@ -242,7 +260,8 @@ public final class MemcachedClientBuilder {
                 operationTimeout, replicas, ketamaNaming);
         return new MemcachedClient(List.copyOf(servers), Map.copyOf(weights), pool, cluster, operationTimeout, ioStrategy,
                 ioThreads, workerThreads, maxItemSize, transcoder,
-                nearCacheTtl == null ? NearCache.NONE : new CaffeineNearCache(nearCacheTtl, nearCacheMaxEntries));
+                nearCacheTtl == null ? NearCache.NONE : new CaffeineNearCache(nearCacheTtl, nearCacheMaxEntries),
+                new ConnectionSecurity(credentials));
     }
 
     private static Duration positive(Duration value, String name) {

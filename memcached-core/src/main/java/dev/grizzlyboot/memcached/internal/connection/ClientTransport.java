@@ -23,14 +23,17 @@ import org.glassfish.grizzly.threadpool.ThreadPoolConfig;
 /**
  * The Grizzly TCP transport one client shares across all its servers: selector threads, the
  * I/O strategy and the filter chain (transport, read-batch end hook, binary codec, response
- * dispatch). Thread-safe.
+ * dispatch), and the security every new connection is set up with. Thread-safe.
  * Internal.
  */
 public final class ClientTransport implements AutoCloseable {
 
     private final TCPNIOTransport transport;
+    private final ConnectionSecurity security;
 
-    public ClientTransport(IoStrategy ioStrategy, int ioThreads, int workerThreads, int maxResponseBodyLength) {
+    public ClientTransport(IoStrategy ioStrategy, int ioThreads, int workerThreads, int maxResponseBodyLength,
+            ConnectionSecurity security) {
+        this.security = security;
         FilterChainBuilder chain = FilterChainBuilder.stateless()
                 .add(new TransportFilter())
                 .add(new ReadBatchEndFilter())
@@ -60,6 +63,10 @@ public final class ClientTransport implements AutoCloseable {
 
     void connect(SocketAddress address, CompletionHandler<Connection> handler) {
         transport.connect(address, handler);
+    }
+
+    ConnectionSecurity security() {
+        return security;
     }
 
     MemoryManager<?> memoryManager() {

@@ -16,6 +16,7 @@ import dev.grizzlyboot.memcached.MemcachedProtocolException;
 import dev.grizzlyboot.memcached.internal.protocol.BinaryProtocolFilter.MemcachedProtocolIOException;
 import dev.grizzlyboot.memcached.internal.protocol.Operation;
 import dev.grizzlyboot.memcached.internal.protocol.Response;
+import dev.grizzlyboot.memcached.internal.protocol.SaslPlainOperation;
 import org.glassfish.grizzly.Buffer;
 import org.glassfish.grizzly.CloseReason;
 import org.glassfish.grizzly.CompletionHandler;
@@ -34,6 +35,11 @@ import org.glassfish.grizzly.filterchain.FilterChainContext;
  * write, so under load many operations share a syscall. Written operations wait in an in-flight
  * queue in write order; memcached answers in order, so each response belongs to the oldest
  * in-flight operation, and its opaque proves it.
+ *
+ * <p>A new connection is set up before it carries requests: with credentials it authenticates
+ * (SASL PLAIN) first, and callers' operations wait in the outbound queue meanwhile. A refused
+ * login closes the connection as a failed connect, so the pool backs off and the callers get the
+ * {@link dev.grizzlyboot.memcached.AuthenticationException}.
  *
  * <p>No operation is stranded in the outbound queue: a caller that leaves its operation there
  * has seen, after queueing it, another operation in flight, whose response ends a read batch
@@ -80,6 +86,8 @@ final class MemcachedConnection {
     private volatile Connection<?> connection;
     private volatile MemcachedException closeError;
     private volatile long lastActiveNanos = createdNanos;
+    /** The set-up exchange (authentication) in progress, answered before anything else. */
+    private volatile Operation<?> setup;
     private int nextOpaque;
 
     MemcachedConnection(String server, ConnectionPool pool, ClientTransport transport) {
@@ -171,6 +179,10 @@ final class MemcachedConnection {
     }
 
     void onResponse(Response response) {
+        if (state == State.CONNECTING) {
+            onSetupResponse(response);
+            return;
+        }
         Operation<?> oldest = inFlight.peek();
         if (oldest == null || !oldest.owns(response.opaque())) {
             close(new MemcachedProtocolException("response from " + server + " with opaque " + response.opaque()
@@ -193,6 +205,50 @@ final class MemcachedConnection {
             opened.closeSilently();
             return;
         }
+        authenticate();
+    }
+
+    private void authenticate() {
+        SaslCredentials credentials = transport.security().credentials();
+        if (credentials == null) {
+            open();
+            return;
+        }
+        SaslPlainOperation login = new SaslPlainOperation(credentials.username(), credentials.password());
+        login.assignServer(server);
+        setup = login;
+        login.future().whenComplete((ignored, error) -> {
+            if (error == null) {
+                open();
+            } else {
+                close(error instanceof MemcachedException memcached ? memcached
+                        : new MemcachedConnectionException("authenticating to " + server + " failed: " + error, error));
+            }
+        });
+        // Still connecting, so no flush can run: this thread owns the opaque counter.
+        Buffer buffer = transport.memoryManager().allocate(login.encodedLength());
+        login.writeTo(buffer, nextOpaque);
+        nextOpaque += login.requestCount();
+        buffer.flip();
+        write(buffer);
+    }
+
+    private void onSetupResponse(Response response) {
+        Operation<?> current = setup;
+        if (current == null || !current.owns(response.opaque())) {
+            close(new MemcachedProtocolException("response from " + server + " with opaque " + response.opaque()
+                    + " while the connection was being set up"));
+            return;
+        }
+        if (current.onResponse(response)) {
+            setup = null;
+        }
+    }
+
+    private void open() {
+        if (state == State.CLOSED) {
+            return;
+        }
         state = State.OPEN;
         pool.connected(this);
         flush(true);
@@ -210,6 +266,11 @@ final class MemcachedConnection {
         // not be routed to this connection again.
         if (poolNotified.compareAndSet(false, true)) {
             pool.closed(this, wasConnecting, byPeer && !wasConnecting, closeError);
+        }
+        Operation<?> unfinished = setup;
+        setup = null;
+        if (unfinished != null) {
+            unfinished.fail(closeError);
         }
         failQueued(closeError);
     }
