@@ -10,9 +10,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLException;
+
 import dev.grizzlyboot.memcached.MemcachedConnectionException;
 import dev.grizzlyboot.memcached.MemcachedException;
 import dev.grizzlyboot.memcached.MemcachedProtocolException;
+import dev.grizzlyboot.memcached.TlsHandshakeException;
 import dev.grizzlyboot.memcached.internal.protocol.BinaryProtocolFilter.MemcachedProtocolIOException;
 import dev.grizzlyboot.memcached.internal.protocol.Operation;
 import dev.grizzlyboot.memcached.internal.protocol.Response;
@@ -36,10 +40,11 @@ import org.glassfish.grizzly.filterchain.FilterChainContext;
  * queue in write order; memcached answers in order, so each response belongs to the oldest
  * in-flight operation, and its opaque proves it.
  *
- * <p>A new connection is set up before it carries requests: with credentials it authenticates
- * (SASL PLAIN) first, and callers' operations wait in the outbound queue meanwhile. A refused
- * login closes the connection as a failed connect, so the pool backs off and the callers get the
- * {@link dev.grizzlyboot.memcached.AuthenticationException}.
+ * <p>A new connection is set up before it carries requests: the TLS handshake when TLS is on,
+ * then the SASL PLAIN login when there are credentials; callers' operations wait in the outbound
+ * queue meanwhile, and the connect timeout bounds the whole set-up. A failed handshake or a
+ * refused login closes the connection as a failed connect, so the pool backs off and the callers
+ * get the {@link TlsHandshakeException} or {@link dev.grizzlyboot.memcached.AuthenticationException}.
  *
  * <p>No operation is stranded in the outbound queue: a caller that leaves its operation there
  * has seen, after queueing it, another operation in flight, whose response ends a read batch
@@ -100,7 +105,7 @@ final class MemcachedConnection {
         transport.connect(address, new EmptyCompletionHandler<>() {
             @Override
             public void completed(Connection result) {
-                onConnected(result);
+                onConnected(result, address);
             }
 
             @Override
@@ -197,7 +202,7 @@ final class MemcachedConnection {
         }
     }
 
-    private void onConnected(Connection<?> opened) {
+    private void onConnected(Connection<?> opened, InetSocketAddress address) {
         ATTRIBUTE.set(opened, this);
         opened.addCloseListener((closeable, type) -> onClosed(errorFor(opened.getCloseReason())));
         connection = opened;
@@ -205,7 +210,17 @@ final class MemcachedConnection {
             opened.closeSilently();
             return;
         }
-        authenticate();
+        transport.handshake(opened, address.getHostString(), address.getPort(), new EmptyCompletionHandler<SSLEngine>() {
+            @Override
+            public void completed(SSLEngine engine) {
+                authenticate();
+            }
+
+            @Override
+            public void failed(Throwable error) {
+                close(new TlsHandshakeException("TLS handshake with " + server + " failed: " + error.getMessage(), error));
+            }
+        });
     }
 
     private void authenticate() {
@@ -260,7 +275,8 @@ final class MemcachedConnection {
         if (closeError == null) {
             closeError = error;
         }
-        boolean wasConnecting = state == State.CONNECTING;
+        // A TLS refusal is a failed connect, whenever it comes: the pool backs off.
+        boolean wasConnecting = state == State.CONNECTING || closeError instanceof TlsHandshakeException;
         state = State.CLOSED;
         // Leave the pool first: a caller whose operation fails below may retry at once and must
         // not be routed to this connection again.
@@ -286,8 +302,21 @@ final class MemcachedConnection {
         if (cause != null && cause.getCause() instanceof MemcachedException memcached) {
             return memcached;
         }
+        if (isTlsFailure(cause)) {
+            // Under TLS 1.3 the server refuses a client certificate only after the client's handshake is done.
+            return new TlsHandshakeException("TLS with " + server + " failed: " + cause.getMessage(), cause);
+        }
         return new MemcachedConnectionException("connection to " + server + " lost"
                 + (cause != null ? ": " + cause.getMessage() : ""), cause);
+    }
+
+    private static boolean isTlsFailure(Throwable error) {
+        for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+            if (cause instanceof SSLException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
