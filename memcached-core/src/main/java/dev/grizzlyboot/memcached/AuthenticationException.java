@@ -1,7 +1,10 @@
 package dev.grizzlyboot.memcached;
 
 /**
- * The server requires authentication (SASL) that this connection has not completed.
+ * The server refused this client's SASL login (wrong user or password, or no common mechanism),
+ * or requires a login the client was not configured with. The message names the server and the
+ * user, never the password. The client keeps retrying with back-off, so fixing the server's user
+ * database heals the client without a restart.
  */
 public class AuthenticationException extends MemcachedStatusException {
 

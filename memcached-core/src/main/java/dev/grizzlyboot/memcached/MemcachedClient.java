@@ -22,6 +22,7 @@ import dev.grizzlyboot.memcached.internal.cluster.Cluster;
 import dev.grizzlyboot.memcached.internal.cluster.ClusterSettings;
 import dev.grizzlyboot.memcached.internal.connection.ClientTransport;
 import dev.grizzlyboot.memcached.internal.connection.ConnectionPool;
+import dev.grizzlyboot.memcached.internal.connection.ConnectionSecurity;
 import dev.grizzlyboot.memcached.internal.connection.PoolSettings;
 import dev.grizzlyboot.memcached.internal.connection.Sweeper;
 import dev.grizzlyboot.memcached.internal.protocol.Opcode;
@@ -66,13 +67,14 @@ public final class MemcachedClient implements AutoCloseable {
 
     MemcachedClient(List<ServerAddress> servers, Map<ServerAddress, Integer> weights, PoolSettings poolSettings,
             ClusterSettings clusterSettings, Duration operationTimeout, IoStrategy ioStrategy, int ioThreads,
-            int workerThreads, int maxItemSize, Transcoder<Object> transcoder, NearCache near, ClientMeters meters) {
+            int workerThreads, int maxItemSize, Transcoder<Object> transcoder, NearCache near, ClientMeters meters,
+            ConnectionSecurity security) {
         this.meters = meters;
         this.near = near;
         this.values = new ValueEncoder(maxItemSize);
         this.transcoder = transcoder;
         // Room for a value of maxItemSize plus its key and extras; anything bigger is not memcached talking.
-        this.transport = new ClientTransport(ioStrategy, ioThreads, workerThreads, maxItemSize + 64 * 1024);
+        this.transport = new ClientTransport(ioStrategy, ioThreads, workerThreads, maxItemSize + 64 * 1024, security);
         // A removed server's pending requests end within one operation timeout; the rest is slack.
         this.cluster = new Cluster(servers, weights, clusterSettings,
                 (server, events) -> new ConnectionPool(server.host(), server.port(), transport, poolSettings, events),

@@ -8,11 +8,17 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Supplier;
+
+import javax.net.ssl.SSLContext;
 
 import dev.grizzlyboot.memcached.cluster.KetamaNaming;
 import dev.grizzlyboot.memcached.cluster.ServerAddress;
 import dev.grizzlyboot.memcached.internal.cluster.ClusterSettings;
+import dev.grizzlyboot.memcached.internal.connection.ConnectionSecurity;
 import dev.grizzlyboot.memcached.internal.connection.PoolSettings;
+import dev.grizzlyboot.memcached.internal.connection.SaslCredentials;
+import dev.grizzlyboot.memcached.internal.connection.TlsSettings;
 import dev.grizzlyboot.memcached.transcoder.DefaultTranscoder;
 import dev.grizzlyboot.memcached.transcoder.Transcoder;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -50,6 +56,8 @@ public final class MemcachedClientBuilder {
     private long nearCacheMaxEntries;
     /** Typed as Object so that this class never names a Micrometer type unless a registry is given. */
     private Object meterRegistry;
+    private SaslCredentials credentials;
+    private TlsSettings tls;
 
     MemcachedClientBuilder() {
     }
@@ -269,6 +277,46 @@ public final class MemcachedClientBuilder {
     }
 
     /**
+     * Logs in to every server with SASL PLAIN as {@code username} (default: no login, for servers
+     * started without {@code -S}). Every new connection (at start, when the pool grows, on
+     * reconnect and for health checks) authenticates before it carries requests. A refused login
+     * fails the waiting calls with {@link AuthenticationException}, which names the server and the
+     * user but never the password, and counts as a failed connect: the client backs off
+     * ({@link #reconnectBackoff}) rather than retrying at once. PLAIN sends the password as it is,
+     * so use it over TLS ({@code tls}) or a trusted network.
+     */
+    public MemcachedClientBuilder authentication(String username, String password) {
+        this.credentials = new SaslCredentials(Objects.requireNonNull(username, "username"),
+                Objects.requireNonNull(password, "password"));
+        return this;
+    }
+
+    /**
+     * Speaks TLS to every server (memcached started with {@code -Z}), with host-name verification:
+     * the server's certificate must be trusted by {@code context} and name the host as configured
+     * in {@link #servers} (a DNS name or an IP address in its subject alternative names). A client
+     * certificate for mutual TLS comes from the context's key managers. A failed handshake fails
+     * the waiting calls with {@link TlsHandshakeException}; there is no fallback to plaintext.
+     */
+    public MemcachedClientBuilder tls(SSLContext context) {
+        Objects.requireNonNull(context, "context");
+        return tls(() -> context, true);
+    }
+
+    /**
+     * Like {@link #tls(SSLContext)}, but asks {@code context} for the context on every new
+     * connection, so that renewed certificates apply to the connections opened after the renewal
+     * (connections already open keep theirs); and {@code verifyHostName} {@code false} accepts any
+     * trusted certificate whatever host it names (for servers reached by an address their
+     * certificate does not list; weaker, as any server holding a certificate from the same CA
+     * passes).
+     */
+    public MemcachedClientBuilder tls(Supplier<SSLContext> context, boolean verifyHostName) {
+        this.tls = new TlsSettings(context, verifyHostName);
+        return this;
+    }
+
+    /**
      * Builds the client and starts opening its connections; it does not wait for them. Close the
      * client when done.
      */
@@ -286,7 +334,8 @@ public final class MemcachedClientBuilder {
         return new MemcachedClient(List.copyOf(servers), Map.copyOf(weights), pool, cluster, operationTimeout, ioStrategy,
                 ioThreads, workerThreads, maxItemSize, transcoder,
                 nearCacheTtl == null ? NearCache.NONE : new CaffeineNearCache(nearCacheTtl, nearCacheMaxEntries),
-                meterRegistry == null ? ClientMeters.NONE : MicrometerClientMeters.of(meterRegistry));
+                meterRegistry == null ? ClientMeters.NONE : MicrometerClientMeters.of(meterRegistry),
+                new ConnectionSecurity(credentials, tls));
     }
 
     private static Duration positive(Duration value, String name) {

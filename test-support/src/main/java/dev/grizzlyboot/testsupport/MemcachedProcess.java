@@ -19,9 +19,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import javax.net.ssl.SSLContext;
+
 /**
  * One real {@code memcached} process on a free loopback port, which a test can kill (SIGKILL),
- * pause (SIGSTOP), resume (SIGCONT) and restart on the same port.
+ * pause (SIGSTOP), resume (SIGCONT) and restart on the same port; optionally requiring SASL or
+ * serving TLS ({@link MemcachedOptions#withSasl}, {@link MemcachedOptions#withTls}).
  *
  * <p>Used by the tests of every module and by the examples. Not thread-safe: one test thread
  * drives a process; the process itself may be used by any number of clients.
@@ -34,20 +37,22 @@ public final class MemcachedProcess implements AutoCloseable {
     private final MemcachedOptions options;
     private final Path binary;
     private final Path log;
+    private final Path saslConfig;
     private int port;
     private Process process;
     private boolean paused;
 
-    private MemcachedProcess(MemcachedOptions options, Path binary, Path log) {
+    private MemcachedProcess(MemcachedOptions options, Path binary, Path log, Path saslConfig) {
         this.options = options;
         this.binary = binary;
         this.log = log;
+        this.saslConfig = saslConfig;
     }
 
     /** Whether a memcached binary can be found ({@code MEMCACHED_BIN}, the {@code PATH}, the usual places). */
     public static boolean installed() {
         try {
-            MemcachedBinary.locate();
+            Executables.memcached();
             return true;
         } catch (MemcachedNotInstalledException e) {
             return false;
@@ -63,9 +68,11 @@ public final class MemcachedProcess implements AutoCloseable {
      * Starts memcached with the given options on a free loopback port.
      *
      * @throws MemcachedNotInstalledException if no memcached binary is installed
+     * @throws SaslNotInstalledException if the options ask for SASL and {@code saslpasswd2} is not installed
      */
     public static MemcachedProcess start(MemcachedOptions options) {
-        Path binary = MemcachedBinary.locate();
+        Path binary = Executables.memcached();
+        Path saslConfig = options.sasl() == null ? null : SaslPasswordDatabase.create(options.sasl());
         Path log;
         try {
             log = Files.createTempFile("memcached-", ".log");
@@ -73,7 +80,7 @@ public final class MemcachedProcess implements AutoCloseable {
             throw new UncheckedIOException(e);
         }
         log.toFile().deleteOnExit();
-        MemcachedProcess memcached = new MemcachedProcess(options, binary, log);
+        MemcachedProcess memcached = new MemcachedProcess(options, binary, log, saslConfig);
         IllegalStateException last = null;
         // A free port can be taken by someone else between our probe and memcached's bind: retry.
         for (int attempt = 0; attempt < 5; attempt++) {
@@ -190,12 +197,16 @@ public final class MemcachedProcess implements AutoCloseable {
     /**
      * Sends one command over memcached's text protocol and returns the response lines, up to and
      * including the line that ends it (END, OK, STORED, HD, EN, VERSION ..., an error, a number).
-     * This is a second, independent path to the server, used by tests as an oracle.
+     * This is a second, independent path to the server, used by tests as an oracle. Over TLS when
+     * the process serves TLS (presenting the test client certificate).
+     *
+     * @throws IllegalStateException if the process requires SASL (memcached then refuses the text protocol)
      */
     public List<String> textCommand(String command) {
-        try (Socket socket = new Socket()) {
-            socket.connect(socketAddress(), 2_000);
-            socket.setSoTimeout(5_000);
+        if (options.sasl() != null) {
+            throw new IllegalStateException(this + " requires SASL and so speaks only the binary protocol; use stats() or flushAll()");
+        }
+        try (Socket socket = openSocket()) {
             OutputStream out = socket.getOutputStream();
             out.write((command + "\r\n").getBytes(StandardCharsets.UTF_8));
             out.flush();
@@ -220,8 +231,15 @@ public final class MemcachedProcess implements AutoCloseable {
         }
     }
 
-    /** The server's general statistics, read over the text protocol. */
+    /** The server's general statistics, read over the text protocol (the binary one when it requires SASL). */
     public Map<String, String> stats() {
+        if (options.sasl() != null) {
+            try (Socket socket = openSocket()) {
+                return new BinaryOracle(socket, options.sasl()).stats();
+            } catch (IOException e) {
+                throw new UncheckedIOException("stats from " + address() + " failed", e);
+            }
+        }
         Map<String, String> stats = new LinkedHashMap<>();
         for (String line : textCommand("stats")) {
             String[] parts = line.split(" ", 3);
@@ -232,8 +250,16 @@ public final class MemcachedProcess implements AutoCloseable {
         return stats;
     }
 
-    /** Empties the server over the text protocol. */
+    /** Empties the server over the text protocol (the binary one when it requires SASL). */
     public void flushAll() {
+        if (options.sasl() != null) {
+            try (Socket socket = openSocket()) {
+                new BinaryOracle(socket, options.sasl()).flushAll();
+                return;
+            } catch (IOException e) {
+                throw new UncheckedIOException("flush_all on " + address() + " failed", e);
+            }
+        }
         List<String> reply = textCommand("flush_all");
         if (!reply.equals(List.of("OK"))) {
             throw new IllegalStateException("flush_all answered " + reply);
@@ -271,9 +297,19 @@ public final class MemcachedProcess implements AutoCloseable {
             command.add("-u");
             command.add("root");
         }
+        if (options.sasl() != null) {
+            command.add("-S");
+        }
+        if (options.tls() != null) {
+            command.addAll(options.tls().arguments());
+        }
         command.addAll(options.extraArguments());
+        ProcessBuilder builder = new ProcessBuilder(command);
+        if (saslConfig != null) {
+            builder.environment().put("SASL_CONF_PATH", saslConfig.toString());
+        }
         try {
-            process = new ProcessBuilder(command)
+            process = builder
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                     .start();
@@ -300,6 +336,22 @@ public final class MemcachedProcess implements AutoCloseable {
         process.destroyForcibly();
         throw new IllegalStateException("memcached on port " + port + " did not accept connections within "
                 + START_TIMEOUT + ": " + lastLogLines());
+    }
+
+    private Socket openSocket() throws IOException {
+        Socket socket = new Socket();
+        try {
+            socket.connect(socketAddress(), 2_000);
+            socket.setSoTimeout(5_000);
+            if (options.tls() == null) {
+                return socket;
+            }
+            SSLContext context = TestCertificates.mutualClientContext();
+            return context.getSocketFactory().createSocket(socket, LOOPBACK, port, true);
+        } catch (IOException | RuntimeException e) {
+            socket.close();
+            throw e;
+        }
     }
 
     private boolean accepts() {

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.SocketAddress;
 
+import javax.net.ssl.SSLEngine;
+
 import dev.grizzlyboot.memcached.IoStrategy;
 import dev.grizzlyboot.memcached.internal.protocol.BinaryProtocolFilter;
 import org.glassfish.grizzly.CompletionHandler;
@@ -13,6 +15,7 @@ import org.glassfish.grizzly.asyncqueue.AsyncQueueWriter;
 import org.glassfish.grizzly.filterchain.FilterChainBuilder;
 import org.glassfish.grizzly.filterchain.TransportFilter;
 import org.glassfish.grizzly.memory.MemoryManager;
+import org.glassfish.grizzly.ssl.SSLFilter;
 import org.glassfish.grizzly.nio.transport.TCPNIOTransport;
 import org.glassfish.grizzly.nio.transport.TCPNIOTransportBuilder;
 import org.glassfish.grizzly.strategies.LeaderFollowerNIOStrategy;
@@ -22,18 +25,29 @@ import org.glassfish.grizzly.threadpool.ThreadPoolConfig;
 
 /**
  * The Grizzly TCP transport one client shares across all its servers: selector threads, the
- * I/O strategy and the filter chain (transport, read-batch end hook, binary codec, response
- * dispatch). Thread-safe.
+ * I/O strategy and the filter chain (transport, TLS when configured, read-batch end hook, binary
+ * codec, response dispatch), and the security every new connection is set up with. Thread-safe.
  * Internal.
  */
 public final class ClientTransport implements AutoCloseable {
 
     private final TCPNIOTransport transport;
+    private final ConnectionSecurity security;
+    private final SSLFilter tls;
 
-    public ClientTransport(IoStrategy ioStrategy, int ioThreads, int workerThreads, int maxResponseBodyLength) {
-        FilterChainBuilder chain = FilterChainBuilder.stateless()
-                .add(new TransportFilter())
-                .add(new ReadBatchEndFilter())
+    public ClientTransport(IoStrategy ioStrategy, int ioThreads, int workerThreads, int maxResponseBodyLength,
+            ConnectionSecurity security) {
+        this.security = security;
+        FilterChainBuilder chain = FilterChainBuilder.stateless().add(new TransportFilter());
+        if (security.tls() != null) {
+            TlsEngines engines = new TlsEngines(security.tls(), null, -1);
+            // Server engines are never made: this transport only connects.
+            tls = new SSLFilter(engines, engines);
+            chain.add(tls);
+        } else {
+            tls = null;
+        }
+        chain.add(new ReadBatchEndFilter())
                 .add(new BinaryProtocolFilter(maxResponseBodyLength))
                 .add(new ResponseDispatchFilter());
         TCPNIOTransportBuilder builder = TCPNIOTransportBuilder.newInstance()
@@ -60,6 +74,26 @@ public final class ClientTransport implements AutoCloseable {
 
     void connect(SocketAddress address, CompletionHandler<Connection> handler) {
         transport.connect(address, handler);
+    }
+
+    /**
+     * Starts the TLS handshake on a new connection, with an engine for {@code host:port} as
+     * configured (which host-name verification checks), or completes at once without TLS.
+     */
+    void handshake(Connection<?> connection, String host, int port, CompletionHandler<SSLEngine> handler) {
+        if (tls == null) {
+            handler.completed(null);
+            return;
+        }
+        try {
+            tls.handshake(connection, handler, null, new TlsEngines(security.tls(), host, port));
+        } catch (IOException | RuntimeException e) {
+            handler.failed(e);
+        }
+    }
+
+    ConnectionSecurity security() {
+        return security;
     }
 
     MemoryManager<?> memoryManager() {

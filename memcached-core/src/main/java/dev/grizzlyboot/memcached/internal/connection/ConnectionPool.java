@@ -4,6 +4,7 @@ import java.net.InetSocketAddress;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 
+import dev.grizzlyboot.memcached.AuthenticationException;
 import dev.grizzlyboot.memcached.MemcachedConnectionException;
 import dev.grizzlyboot.memcached.MemcachedException;
 import dev.grizzlyboot.memcached.internal.protocol.Operation;
@@ -259,7 +260,7 @@ public final class ConnectionPool {
         }
     }
 
-    private MemcachedConnectionException unavailable() {
+    private MemcachedException unavailable() {
         MemcachedException cause = lastConnectError;
         long waitMillis = Math.max(0, TimeUnit.NANOSECONDS.toMillis(retryAfterNanos - System.nanoTime()));
         if (retired) {
@@ -267,6 +268,10 @@ public final class ConnectionPool {
         }
         if (closed) {
             return new MemcachedConnectionException("client closed");
+        }
+        if (cause instanceof AuthenticationException refused) {
+            // Callers learn that the login is wrong, not merely that the server is unreachable.
+            return new AuthenticationException(refused.status(), refused.getMessage() + "; next attempt in " + waitMillis + " ms");
         }
         return new MemcachedConnectionException(server + " is unreachable"
                 + (cause != null ? " (" + cause.getMessage() + ")" : "") + "; next connect attempt in " + waitMillis + " ms", cause);

@@ -11,12 +11,17 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLException;
+
 import dev.grizzlyboot.memcached.MemcachedConnectionException;
 import dev.grizzlyboot.memcached.MemcachedException;
 import dev.grizzlyboot.memcached.MemcachedProtocolException;
+import dev.grizzlyboot.memcached.TlsHandshakeException;
 import dev.grizzlyboot.memcached.internal.protocol.BinaryProtocolFilter.MemcachedProtocolIOException;
 import dev.grizzlyboot.memcached.internal.protocol.Operation;
 import dev.grizzlyboot.memcached.internal.protocol.Response;
+import dev.grizzlyboot.memcached.internal.protocol.SaslPlainOperation;
 import org.glassfish.grizzly.Buffer;
 import org.glassfish.grizzly.CloseReason;
 import org.glassfish.grizzly.CompletionHandler;
@@ -35,6 +40,12 @@ import org.glassfish.grizzly.filterchain.FilterChainContext;
  * write, so under load many operations share a syscall. Written operations wait in an in-flight
  * queue in write order; memcached answers in order, so each response belongs to the oldest
  * in-flight operation, and its opaque proves it.
+ *
+ * <p>A new connection is set up before it carries requests: the TLS handshake when TLS is on,
+ * then the SASL PLAIN login when there are credentials; callers' operations wait in the outbound
+ * queue meanwhile, and the connect timeout bounds the whole set-up. A failed handshake or a
+ * refused login closes the connection as a failed connect, so the pool backs off and the callers
+ * get the {@link TlsHandshakeException} or {@link dev.grizzlyboot.memcached.AuthenticationException}.
  *
  * <p>No operation is stranded in the outbound queue: a caller that leaves its operation there
  * has seen, after queueing it, another operation in flight, whose response ends a read batch
@@ -82,6 +93,8 @@ final class MemcachedConnection {
     private volatile MemcachedException closeError;
     private volatile long lastActiveNanos = createdNanos;
     private volatile boolean answered;
+    /** The set-up exchange (authentication) in progress, answered before anything else. */
+    private volatile Operation<?> setup;
     private int nextOpaque;
 
     MemcachedConnection(String server, ConnectionPool pool, ClientTransport transport) {
@@ -94,7 +107,7 @@ final class MemcachedConnection {
         transport.connect(address, new EmptyCompletionHandler<>() {
             @Override
             public void completed(Connection result) {
-                onConnected(result);
+                onConnected(result, address);
             }
 
             @Override
@@ -178,6 +191,10 @@ final class MemcachedConnection {
     }
 
     void onResponse(Response response) {
+        if (state == State.CONNECTING) {
+            onSetupResponse(response);
+            return;
+        }
         Operation<?> oldest = inFlight.peek();
         String mismatch = oldest == null ? "opaque " + response.opaque() + " does not answer the oldest request in flight (none)"
                 : oldest.mismatch(response);
@@ -195,12 +212,68 @@ final class MemcachedConnection {
         }
     }
 
-    private void onConnected(Connection<?> opened) {
+    private void onConnected(Connection<?> opened, InetSocketAddress address) {
         ATTRIBUTE.set(opened, this);
         opened.addCloseListener((closeable, type) -> onClosed(errorFor(opened.getCloseReason())));
         connection = opened;
         if (state == State.CLOSED) {
             opened.closeSilently();
+            return;
+        }
+        transport.handshake(opened, address.getHostString(), address.getPort(), new EmptyCompletionHandler<SSLEngine>() {
+            @Override
+            public void completed(SSLEngine engine) {
+                authenticate();
+            }
+
+            @Override
+            public void failed(Throwable error) {
+                close(new TlsHandshakeException("TLS handshake with " + server + " failed: " + error.getMessage(), error));
+            }
+        });
+    }
+
+    private void authenticate() {
+        SaslCredentials credentials = transport.security().credentials();
+        if (credentials == null) {
+            open();
+            return;
+        }
+        SaslPlainOperation login = new SaslPlainOperation(credentials.username(), credentials.password());
+        login.assignServer(server);
+        setup = login;
+        login.future().whenComplete((ignored, error) -> {
+            if (error == null) {
+                open();
+            } else {
+                close(error instanceof MemcachedException memcached ? memcached
+                        : new MemcachedConnectionException("authenticating to " + server + " failed: " + error, error));
+            }
+        });
+        // Still connecting, so no flush can run: this thread owns the opaque counter.
+        Buffer buffer = transport.memoryManager().allocate(login.encodedLength());
+        login.writeTo(buffer, nextOpaque);
+        nextOpaque += login.requestCount();
+        buffer.flip();
+        write(buffer);
+    }
+
+    private void onSetupResponse(Response response) {
+        Operation<?> current = setup;
+        String mismatch = current == null ? "opaque " + response.opaque() + " while no set-up exchange is in flight"
+                : current.mismatch(response);
+        if (mismatch != null) {
+            close(new MemcachedProtocolException("response from " + server + " rejected while the connection was being set up: "
+                    + mismatch));
+            return;
+        }
+        if (current.onResponse(response)) {
+            setup = null;
+        }
+    }
+
+    private void open() {
+        if (state == State.CLOSED) {
             return;
         }
         state = State.OPEN;
@@ -213,7 +286,8 @@ final class MemcachedConnection {
         if (closeError == null) {
             closeError = error;
         }
-        boolean wasConnecting = state == State.CONNECTING;
+        // A TLS refusal is a failed connect, whenever it comes: the pool backs off.
+        boolean wasConnecting = state == State.CONNECTING || closeError instanceof TlsHandshakeException;
         state = State.CLOSED;
         // A server that breaks the protocol is as unhealthy as one that drops the connection.
         boolean serverFault = !wasConnecting && (byPeer || closeError instanceof MemcachedProtocolException);
@@ -221,6 +295,11 @@ final class MemcachedConnection {
         // not be routed to this connection again.
         if (poolNotified.compareAndSet(false, true)) {
             pool.closed(this, wasConnecting, serverFault, closeError);
+        }
+        Operation<?> unfinished = setup;
+        setup = null;
+        if (unfinished != null) {
+            unfinished.fail(closeError);
         }
         failQueued(closeError);
     }
@@ -236,6 +315,10 @@ final class MemcachedConnection {
         if (cause != null && cause.getCause() instanceof MemcachedException memcached) {
             return memcached;
         }
+        if (isTlsFailure(cause)) {
+            // Under TLS 1.3 the server refuses a client certificate only after the client's handshake is done.
+            return new TlsHandshakeException("TLS with " + server + " failed: " + cause.getMessage(), cause);
+        }
         return new MemcachedConnectionException("connection to " + server + " lost: " + why(cause), cause);
     }
 
@@ -244,6 +327,15 @@ final class MemcachedConnection {
             return "the server closed it";
         }
         return cause.getMessage() != null ? cause.getMessage() : cause.getClass().getSimpleName();
+    }
+
+    private static boolean isTlsFailure(Throwable error) {
+        for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+            if (cause instanceof SSLException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -79,6 +79,11 @@ public final class Request {
         return new Request(Opcode.STAT, group.getBytes(StandardCharsets.US_ASCII), EMPTY, EMPTY, 0);
     }
 
+    /** SASL_AUTH: the mechanism name as the key, the mechanism's first message as the value. */
+    public static Request saslAuth(String mechanism, byte[] message) {
+        return new Request(Opcode.SASL_AUTH, mechanism.getBytes(StandardCharsets.US_ASCII), EMPTY, message, 0);
+    }
+
     /** Bytes this request takes on the wire. */
     int length() {
         return HEADER_LENGTH + extras.length + key.length + value.length;
