@@ -9,8 +9,9 @@ import org.apache.thrift.protocol.TProtocol;
 import org.apache.thrift.transport.TTransportException;
 
 /**
- * Runs one call on a pooled connection with the retry rules: a transport failure moves on to the
- * next server unless the request was sent and the method is not idempotent; every other outcome
+ * Runs one call on a pooled connection with the retry rules: a transport failure (including a
+ * reply that does not match the call, which closes that connection) moves on to the next server
+ * unless the request was sent and the method is not idempotent; every other outcome
  * (a result, a declared exception, a {@code TApplicationException}) returns to the caller as it
  * is. Tells the server's pool about replies and read timeouts, which decide whether the server
  * stays in rotation. Thread-safe.

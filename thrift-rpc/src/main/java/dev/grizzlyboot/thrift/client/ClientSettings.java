@@ -16,6 +16,7 @@ final class ClientSettings {
     final Duration readTimeout;
     final int minConnections;
     final int maxConnections;
+    final Duration idleTimeout;
     final int retries;
     final int failAfterTimeouts;
     final Duration healthCheckInterval;
@@ -38,6 +39,7 @@ final class ClientSettings {
         this.readTimeout = b.readTimeout;
         this.minConnections = b.minConnections;
         this.maxConnections = b.maxConnections;
+        this.idleTimeout = b.idleTimeout;
         this.retries = b.retries;
         this.failAfterTimeouts = b.failAfterTimeouts;
         this.healthCheckInterval = b.healthCheckInterval;

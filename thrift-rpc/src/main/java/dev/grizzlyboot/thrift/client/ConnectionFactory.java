@@ -91,8 +91,7 @@ final class ConnectionFactory implements AutoCloseable {
                 sslFilter.handshake(connection, Futures.toCompletionHandler(handshake));
                 await(handshake, deadline - System.nanoTime(), address);
             }
-            ClientFrameTransport frames = new ClientFrameTransport(connection, configuration, settings.readTimeout);
-            return new PooledConnection(frames, protocols.getProtocol(frames));
+            return new PooledConnection(new ClientFrameTransport(connection, configuration, protocols, settings.readTimeout));
         } catch (IOException | TTransportException | RuntimeException e) {
             connection.closeSilently();
             throw e;

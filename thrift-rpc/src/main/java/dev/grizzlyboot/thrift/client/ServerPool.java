@@ -12,7 +12,7 @@ import org.apache.thrift.transport.TTransportException;
 
 /**
  * The connections to one server: at most {@code maxConnections} exist, idle ones are reused
- * most-recently-used first. A failed connect, or {@code failAfterTimeouts} read timeouts in a row
+ * most-recently-used first and closed once idle for the idle timeout. A failed connect, or {@code failAfterTimeouts} read timeouts in a row
  * with no reply in between, takes the server out of rotation until {@link #maintain()} finds its
  * process answering again. Thread-safe.
  */
@@ -24,6 +24,7 @@ final class ServerPool {
     private final ConnectionFactory factory;
     private final ClientSettings settings;
     private final Semaphore permits;
+    private final long idleTimeoutNanos;
     private final ConcurrentLinkedDeque<PooledConnection> idle = new ConcurrentLinkedDeque<>();
     private final AtomicInteger timeoutsInARow = new AtomicInteger();
     private volatile boolean healthy = true;
@@ -35,6 +36,7 @@ final class ServerPool {
         this.factory = factory;
         this.settings = settings;
         this.permits = new Semaphore(settings.maxConnections);
+        this.idleTimeoutNanos = settings.idleTimeout.toNanos();
     }
 
     boolean healthy() {
@@ -57,9 +59,10 @@ final class ServerPool {
         }
         PooledConnection connection;
         while ((connection = idle.pollFirst()) != null) {
-            if (connection.isOpen()) {
+            if (connection.isOpen() && !connection.idleLongerThan(idleTimeoutNanos)) {
                 return connection;
             }
+            connection.close();
         }
         try {
             return factory.open(address);
@@ -73,6 +76,7 @@ final class ServerPool {
     /** Returns a borrowed connection; one that may be out of step with the server is closed instead. */
     void giveBack(PooledConnection connection, boolean reusable) {
         if (reusable && !closed && connection.isOpen()) {
+            connection.markIdle();
             idle.offerFirst(connection);
         } else {
             connection.close();
@@ -96,10 +100,12 @@ final class ServerPool {
     }
 
     /**
-     * Brings a failed server back once its process answers a {@link LivenessProbe} within the
-     * connect timeout, and keeps the minimum of idle connections.
+     * Closes connections idle for the idle timeout, brings a failed server back once its process
+     * answers a {@link LivenessProbe} within the connect timeout, and keeps the minimum of idle
+     * connections.
      */
     void maintain() {
+        closeExpired();
         if (!healthy && !closed) {
             if (!probe()) {
                 return;
@@ -144,6 +150,15 @@ final class ServerPool {
             LOG.log(Level.WARNING, "Thrift server {0} left rotation: {1}", name, reason);
         }
         closeIdle();
+    }
+
+    private void closeExpired() {
+        for (PooledConnection connection : idle) {
+            // remove() succeeds for one thread only, so a connection a caller just took stays with it.
+            if (connection.idleLongerThan(idleTimeoutNanos) && idle.remove(connection)) {
+                connection.close();
+            }
+        }
     }
 
     private void closeIdle() {
