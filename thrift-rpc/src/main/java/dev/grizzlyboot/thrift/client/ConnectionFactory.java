@@ -27,6 +27,7 @@ import org.glassfish.grizzly.ssl.SSLFilter;
 import org.glassfish.grizzly.strategies.SameThreadIOStrategy;
 import org.glassfish.grizzly.threadpool.ThreadPoolConfig;
 import org.glassfish.grizzly.utils.Futures;
+import org.slf4j.LoggerFactory;
 
 /**
  * Opens client connections on one Grizzly transport shared by every server of a client. Replies
@@ -118,8 +119,7 @@ final class ConnectionFactory implements AutoCloseable {
         try {
             transport.shutdownNow();
         } catch (IOException e) {
-            System.getLogger(ConnectionFactory.class.getName())
-                    .log(System.Logger.Level.WARNING, "error while shutting down the Thrift client transport", e);
+            LoggerFactory.getLogger(ConnectionFactory.class).warn("error while shutting down the Thrift client transport", e);
         }
     }
 }

@@ -1,7 +1,6 @@
 package dev.grizzlyboot.thrift.client;
 
 import java.io.IOException;
-import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.Semaphore;
@@ -9,6 +8,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.thrift.transport.TTransportException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The connections to one server: at most {@code maxConnections} exist, idle ones are reused
@@ -17,7 +18,7 @@ import org.apache.thrift.transport.TTransportException;
  * process answering again. Thread-safe.
  */
 final class ServerPool {
-    private static final System.Logger LOG = System.getLogger(ServerPool.class.getName());
+    private static final Logger log = LoggerFactory.getLogger(ServerPool.class);
 
     final String name;
     private final InetSocketAddress address;
@@ -112,7 +113,7 @@ final class ServerPool {
             }
             timeoutsInARow.set(0);
             healthy = true;
-            LOG.log(Level.INFO, "Thrift server {0} is back in rotation", name);
+            log.info("Thrift server {} is back in rotation", name);
         }
         int open = settings.maxConnections - permits.availablePermits() + idle.size();
         for (int i = open; i < settings.minConnections && !closed; i++) {
@@ -147,7 +148,7 @@ final class ServerPool {
     private void markDown(String reason) {
         if (healthy) {
             healthy = false;
-            LOG.log(Level.WARNING, "Thrift server {0} left rotation: {1}", name, reason);
+            log.warn("Thrift server {} left rotation: {}", name, reason);
         }
         closeIdle();
     }

@@ -7,6 +7,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import org.slf4j.LoggerFactory;
+
 /**
  * A Thrift client over pooled Grizzly connections to one or more servers speaking the framed
  * transport. Calls go round-robin across the servers in rotation; a server whose connect fails, or
@@ -110,8 +112,7 @@ public final class ThriftClient implements AutoCloseable {
             pool.maintain();
         } catch (RuntimeException e) {
             // An escaped exception would cancel the schedule and the server would never come back.
-            System.getLogger(ThriftClient.class.getName())
-                    .log(System.Logger.Level.WARNING, "health check of " + pool.name + " failed", e);
+            LoggerFactory.getLogger(ThriftClient.class).warn("health check of {} failed", pool.name, e);
         }
     }
 }

@@ -26,6 +26,8 @@ import org.glassfish.grizzly.ssl.SSLFilter;
 import org.glassfish.grizzly.threadpool.ThreadPoolConfig;
 import org.glassfish.grizzly.utils.DelayedExecutor;
 import org.glassfish.grizzly.utils.IdleTimeoutFilter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A Thrift server on Grizzly NIO speaking the framed transport, so libthrift's
@@ -37,7 +39,7 @@ import org.glassfish.grizzly.utils.IdleTimeoutFilter;
  * Which thread runs the handler is set by the {@link IoStrategy}.
  */
 public final class ThriftServer implements AutoCloseable {
-    private static final System.Logger LOG = System.getLogger(ThriftServer.class.getName());
+    private static final Logger log = LoggerFactory.getLogger(ThriftServer.class);
 
     private final ServerSettings settings;
     private final ThriftServerFilter serverFilter;
@@ -117,7 +119,7 @@ public final class ThriftServer implements AutoCloseable {
             shutdownTransport();
             throw new UncheckedIOException("cannot bind Thrift server to " + settings.host + ":" + settings.port, e);
         }
-        LOG.log(System.Logger.Level.INFO, "Thrift server listening on {0} ({1}, {2})",
+        log.info("Thrift server listening on {} ({}, {})",
                 boundAddress, settings.protocol, settings.ioStrategy);
         return this;
     }
@@ -178,7 +180,7 @@ public final class ThriftServer implements AutoCloseable {
             drained = false;
         }
         shutdownTransport();
-        LOG.log(System.Logger.Level.INFO, "Thrift server on {0} stopped{1}",
+        log.info("Thrift server on {} stopped{}",
                 boundAddress, drained ? "" : " with calls cut off at the deadline");
         return drained;
     }
@@ -193,7 +195,7 @@ public final class ThriftServer implements AutoCloseable {
         try {
             transport.shutdownNow();
         } catch (IOException e) {
-            LOG.log(System.Logger.Level.WARNING, "error while shutting down the Thrift server transport", e);
+            log.warn("error while shutting down the Thrift server transport", e);
         }
         if (idleChecks != null) {
             idleChecks.stop();

@@ -12,6 +12,8 @@ import org.apache.thrift.protocol.TProtocol;
 import org.apache.thrift.protocol.TProtocolFactory;
 import org.apache.thrift.transport.TMemoryInputTransport;
 import org.glassfish.grizzly.Buffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Pairs each reply frame of one client connection with the call waiting for it, by sequence id,
@@ -26,7 +28,7 @@ import org.glassfish.grizzly.Buffer;
 final class ReplyMatcher {
     /** Oneway calls whose error reply may still come; older ones are forgotten (their reply would be refused). */
     private static final int REMEMBERED_ONEWAYS = 64;
-    private static final System.Logger LOG = System.getLogger(ReplyMatcher.class.getName());
+    private static final Logger log = LoggerFactory.getLogger(ReplyMatcher.class);
 
     enum Verdict {
         /** The reply of the waiting call. */
@@ -123,7 +125,7 @@ final class ReplyMatcher {
         } catch (TException e) {
             reason = "an unreadable exception";
         }
-        LOG.log(System.Logger.Level.WARNING, "oneway call {0} to {1} failed on the server: {2}", reply.name, peer, reason);
+        log.warn("oneway call {} to {} failed on the server: {}", reply.name, peer, reason);
     }
 
     /** Reads the frame without moving its position, so the caller's protocol reads it again whole. */

@@ -1,7 +1,6 @@
 package dev.grizzlyboot.thrift.transport;
 
 import java.io.IOException;
-import java.lang.System.Logger.Level;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -18,6 +17,8 @@ import org.glassfish.grizzly.attributes.AttributeBuilder;
 import org.glassfish.grizzly.filterchain.BaseFilter;
 import org.glassfish.grizzly.filterchain.FilterChainContext;
 import org.glassfish.grizzly.filterchain.NextAction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Grizzly filter that runs a blocking {@link TProcessor} (including {@code TMultiplexedProcessor})
@@ -31,7 +32,7 @@ import org.glassfish.grizzly.filterchain.NextAction;
  * connection only.
  */
 public final class ThriftServerFilter extends BaseFilter {
-    private static final System.Logger LOG = System.getLogger(ThriftServerFilter.class.getName());
+    private static final Logger log = LoggerFactory.getLogger(ThriftServerFilter.class);
 
     private final TProcessor processor;
     private final TProtocolFactory protocols;
@@ -90,7 +91,7 @@ public final class ThriftServerFilter extends BaseFilter {
             processor.process(current.in, current.out);
         } catch (TException | RuntimeException e) {
             // The stream position is unknown after a failed call, so the connection cannot go on.
-            LOG.log(Level.DEBUG, () -> "closing " + connection.getPeerAddress() + " after a failed call", e);
+            log.debug("closing {} after a failed call", connection.getPeerAddress(), e);
             connection.closeSilently();
         } finally {
             current.endCall();
