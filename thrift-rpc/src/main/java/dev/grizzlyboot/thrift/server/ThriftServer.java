@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -102,7 +103,9 @@ public final class ThriftServer implements AutoCloseable {
                         .setPoolName("grizzlyboot-thrift-selector")
                         .setCorePoolSize(settings.selectorThreads)
                         .setMaxPoolSize(settings.selectorThreads));
-        if (settings.ioStrategy.needsWorkerPool()) {
+        if (settings.ioStrategy.needsWorkerPool() && settings.workerExecutor != null) {
+            builder.setWorkerThreadPoolConfig(null);
+        } else if (settings.ioStrategy.needsWorkerPool()) {
             builder.setWorkerThreadPoolConfig(ThreadPoolConfig.defaultConfig()
                     .setPoolName("grizzlyboot-thrift-worker")
                     .setCorePoolSize(settings.workerThreads)
@@ -111,6 +114,9 @@ public final class ThriftServer implements AutoCloseable {
             builder.setWorkerThreadPoolConfig(null);
         }
         transport = builder.setProcessor(chain.build()).build();
+        if (settings.ioStrategy.needsWorkerPool() && settings.workerExecutor != null) {
+            transport.setWorkerThreadPool(settings.workerExecutor);
+        }
         try {
             transport.start();
             TCPNIOServerConnection server = transport.bind(settings.host, settings.port, settings.backlog);
@@ -145,6 +151,15 @@ public final class ThriftServer implements AutoCloseable {
             throw new IllegalStateException("the server is not started");
         }
         return boundAddress;
+    }
+
+    /**
+     * Tells whether the server listens: started and not yet stopped.
+     *
+     * @return true between {@link #start()} and {@link #stop(Duration)}
+     */
+    public synchronized boolean isRunning() {
+        return started && !stopped && boundAddress != null;
     }
 
     /**
@@ -217,6 +232,7 @@ public final class ThriftServer implements AutoCloseable {
         final IoStrategy ioStrategy;
         final ThriftProtocol protocol;
         final int workerThreads;
+        final ExecutorService workerExecutor;
         final int selectorThreads;
         final int maxFrameSize;
         final Duration idleTimeout;
@@ -232,6 +248,7 @@ public final class ThriftServer implements AutoCloseable {
             this.ioStrategy = b.ioStrategy;
             this.protocol = b.protocol;
             this.workerThreads = b.workerThreads;
+            this.workerExecutor = b.workerExecutor;
             this.selectorThreads = b.selectorThreads;
             this.maxFrameSize = b.maxFrameSize;
             this.idleTimeout = b.idleTimeout;

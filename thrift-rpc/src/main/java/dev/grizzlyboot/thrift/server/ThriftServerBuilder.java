@@ -2,6 +2,7 @@ package dev.grizzlyboot.thrift.server;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.ExecutorService;
 
 import javax.net.ssl.SSLContext;
 
@@ -24,6 +25,7 @@ public final class ThriftServerBuilder {
     IoStrategy ioStrategy = IoStrategy.WORKER_THREAD;
     ThriftProtocol protocol = ThriftProtocol.BINARY;
     int workerThreads = 32;
+    ExecutorService workerExecutor;
     int selectorThreads = Runtime.getRuntime().availableProcessors();
     int maxFrameSize = TConfiguration.DEFAULT_MAX_FRAME_SIZE;
     Duration idleTimeout = Duration.ofMinutes(5);
@@ -90,6 +92,19 @@ public final class ThriftServerBuilder {
      */
     public ThriftServerBuilder workerThreads(int workerThreads) {
         this.workerThreads = positive(workerThreads, "workerThreads");
+        return this;
+    }
+
+    /**
+     * Runs handlers on this executor instead of the server's own pool of {@code workerThreads}
+     * threads, for example one that starts a virtual thread per task. The server never shuts it
+     * down. Ignored for {@link IoStrategy#SAME_THREAD}.
+     *
+     * @param workerExecutor the executor for handler calls
+     * @return this builder
+     */
+    public ThriftServerBuilder workerExecutor(ExecutorService workerExecutor) {
+        this.workerExecutor = Objects.requireNonNull(workerExecutor, "workerExecutor");
         return this;
     }
 
