@@ -39,7 +39,7 @@ class ConfigurationMetadataTests {
                 "grizzly.thrift.server.port", "grizzly.thrift.server.io-strategy", "grizzly.thrift.server.protocol",
                 "grizzly.thrift.server.worker-threads", "grizzly.thrift.server.selector-threads",
                 "grizzly.thrift.server.max-frame-size", "grizzly.thrift.server.idle-timeout",
-                "grizzly.thrift.server.ssl.bundle", "grizzly.thrift.server.ssl.client-auth");
+                "grizzly.thrift.server.ssl.bundle", "grizzly.thrift.server.ssl.client-auth", "grizzly.thrift.clients");
         assertThat(properties().keySet())
                 .allMatch(name -> name.startsWith("grizzly.memcached.") || name.startsWith("grizzly.thrift."));
     }
