@@ -83,6 +83,19 @@ public final class ThriftClient implements AutoCloseable {
     }
 
     /**
+     * Lists every server of this client, in rotation or not, as {@code host:port}.
+     *
+     * @return the configured servers, in the order given to the builder
+     */
+    public List<String> servers() {
+        List<String> all = new ArrayList<>();
+        for (ServerPool pool : rotation.pools()) {
+            all.add(pool.name);
+        }
+        return all;
+    }
+
+    /**
      * Lists the servers currently in rotation, as {@code host:port}.
      *
      * @return the healthy servers

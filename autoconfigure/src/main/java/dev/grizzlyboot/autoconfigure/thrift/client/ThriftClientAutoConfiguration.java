@@ -8,17 +8,19 @@ import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 
 /**
- * Turns each entry of {@code grizzly.thrift.clients} into a bean of its service's {@code Iface}
+ * When {@code grizzly.thrift.clients} has entries, turns each into a bean of its service's {@code Iface}
  * type, backed by a pooled {@link ThriftClient} that {@link ThriftClients} closes with the context.
  * {@link ThriftClientCustomizer} beans adjust each client's builder. Spring calls it once, at
  * start-up.
  */
 @AutoConfiguration(after = SslAutoConfiguration.class)
 @ConditionalOnClass(ThriftClient.class)
+@Conditional(OnThriftClientsCondition.class)
 @EnableConfigurationProperties(ThriftClientsProperties.class)
 @Import(ThriftClientBeanRegistrar.class)
 public final class ThriftClientAutoConfiguration {
