@@ -2,6 +2,8 @@ package dev.grizzlyboot.thrift.client;
 
 import java.util.List;
 
+import dev.grizzlyboot.thrift.observation.CallObserver;
+import dev.grizzlyboot.thrift.observation.CallOutcome;
 import org.apache.thrift.TApplicationException;
 import org.apache.thrift.TBase;
 import org.apache.thrift.TException;
@@ -24,13 +26,32 @@ final class CallRunner {
 
     private final ServerRotation rotation;
     private final int retries;
+    private final String clientName;
+    private final CallObserver observer;
 
-    CallRunner(ServerRotation rotation, int retries) {
+    CallRunner(ServerRotation rotation, int retries, String clientName, CallObserver observer) {
         this.rotation = rotation;
         this.retries = retries;
+        this.clientName = clientName;
+        this.observer = observer;
     }
 
     Object run(String method, CallOptions options, RemoteCall call) throws Throwable {
+        if (observer == null) {
+            return attempts(method, options, call);
+        }
+        CallObserver.ObservedCall observed = observer.start(clientName, method);
+        try {
+            Object result = attempts(method, options, call);
+            observed.end(CallOutcome.SUCCESS, null);
+            return result;
+        } catch (Throwable e) {
+            observed.end(CallOutcome.of(e), e);
+            throw e;
+        }
+    }
+
+    private Object attempts(String method, CallOptions options, RemoteCall call) throws Throwable {
         List<ServerPool> order = rotation.order();
         ThriftTransportFailureException failure = null;
         for (int attempt = 0; attempt <= retries; attempt++) {

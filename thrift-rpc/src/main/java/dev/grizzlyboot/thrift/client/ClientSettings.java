@@ -7,6 +7,7 @@ import java.util.List;
 import javax.net.ssl.SSLContext;
 
 import dev.grizzlyboot.thrift.ThriftProtocol;
+import dev.grizzlyboot.thrift.observation.CallObserver;
 
 /** The validated, immutable options a {@link ThriftClientBuilder} produced. */
 final class ClientSettings {
@@ -24,6 +25,8 @@ final class ClientSettings {
     final int selectorThreads;
     final SSLContext sslContext;
     final boolean verifyHostname;
+    final String name;
+    final CallObserver callObserver;
 
     ClientSettings(ThriftClientBuilder b) {
         if (b.servers.isEmpty()) {
@@ -47,5 +50,7 @@ final class ClientSettings {
         this.selectorThreads = b.selectorThreads;
         this.sslContext = b.sslContext;
         this.verifyHostname = b.verifyHostname;
+        this.name = b.name;
+        this.callObserver = b.callObserver;
     }
 }

@@ -85,6 +85,16 @@ final class ServerPool {
         permits.release();
     }
 
+    /** Connections lent to calls right now. */
+    int busy() {
+        return settings.maxConnections - permits.availablePermits();
+    }
+
+    /** Open connections waiting in the pool. */
+    int idle() {
+        return idle.size();
+    }
+
     /** Called when a reply arrived: the server is answering, so earlier timeouts no longer count. */
     void replied() {
         // Read before writing: the common case (no timeouts) stays a plain read on the call path.

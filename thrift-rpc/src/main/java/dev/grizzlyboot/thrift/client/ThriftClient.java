@@ -34,7 +34,7 @@ public final class ThriftClient implements AutoCloseable {
             pools.add(new ServerPool(address, factory, settings));
         }
         this.rotation = new ServerRotation(pools);
-        this.runner = new CallRunner(rotation, settings.retries);
+        this.runner = new CallRunner(rotation, settings.retries, settings.name, settings.callObserver);
         // Each server has its own schedule, so a probe waiting on one hung server does not hold up
         // the others (up to MONITOR_THREADS hung servers at once).
         this.monitor = Executors.newScheduledThreadPool(Math.min(pools.size(), MONITOR_THREADS), task -> {
@@ -108,6 +108,32 @@ public final class ThriftClient implements AutoCloseable {
             }
         }
         return healthy;
+    }
+
+    /**
+     * Returns how many connections, over all servers, are lent to calls right now.
+     *
+     * @return busy connection count
+     */
+    public int busyConnections() {
+        int busy = 0;
+        for (ServerPool pool : rotation.pools()) {
+            busy += pool.busy();
+        }
+        return busy;
+    }
+
+    /**
+     * Returns how many open connections, over all servers, wait in the pools for a call.
+     *
+     * @return idle connection count
+     */
+    public int idleConnections() {
+        int idle = 0;
+        for (ServerPool pool : rotation.pools()) {
+            idle += pool.idle();
+        }
+        return idle;
     }
 
     /** Closes every connection and stops the monitor; calls after this fail. */

@@ -9,6 +9,7 @@ import java.util.Objects;
 import javax.net.ssl.SSLContext;
 
 import dev.grizzlyboot.thrift.ThriftProtocol;
+import dev.grizzlyboot.thrift.observation.CallObserver;
 import org.apache.thrift.TConfiguration;
 
 /**
@@ -32,6 +33,8 @@ public final class ThriftClientBuilder {
     int selectorThreads = 1;
     SSLContext sslContext;
     boolean verifyHostname = true;
+    String name = "thrift-client";
+    CallObserver callObserver;
 
     ThriftClientBuilder() {
     }
@@ -225,6 +228,30 @@ public final class ThriftClientBuilder {
     public ThriftClientBuilder tls(SSLContext sslContext, boolean verifyHostname) {
         this.sslContext = Objects.requireNonNull(sslContext, "sslContext");
         this.verifyHostname = verifyHostname;
+        return this;
+    }
+
+    /**
+     * Names the client in observations (the {@code client} tag) and messages.
+     *
+     * @param name a short name such as the service's
+     * @return this builder
+     */
+    public ThriftClientBuilder name(String name) {
+        this.name = Objects.requireNonNull(name, "name");
+        return this;
+    }
+
+    /**
+     * Tells {@code observer} about every call of every proxy of this client, retries included, with
+     * the client's name and the method; for Micrometer use
+     * {@link dev.grizzlyboot.thrift.observation.MicrometerCallObserver#client}.
+     *
+     * @param observer the observer
+     * @return this builder
+     */
+    public ThriftClientBuilder callObserver(CallObserver observer) {
+        this.callObserver = Objects.requireNonNull(observer, "observer");
         return this;
     }
 

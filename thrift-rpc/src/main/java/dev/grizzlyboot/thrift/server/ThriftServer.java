@@ -13,6 +13,7 @@ import java.util.concurrent.TimeoutException;
 import javax.net.ssl.SSLContext;
 
 import dev.grizzlyboot.thrift.ThriftProtocol;
+import dev.grizzlyboot.thrift.observation.CallObserver;
 import dev.grizzlyboot.thrift.transport.ThriftFrameFilter;
 import dev.grizzlyboot.thrift.transport.ThriftServerFilter;
 import org.apache.thrift.TConfiguration;
@@ -54,7 +55,8 @@ public final class ThriftServer implements AutoCloseable {
         this.settings = settings;
         TConfiguration configuration = new TConfiguration(
                 settings.maxFrameSize, settings.maxFrameSize, TConfiguration.DEFAULT_RECURSION_DEPTH);
-        this.serverFilter = new ThriftServerFilter(settings.processor, settings.protocol.factory(), configuration);
+        this.serverFilter = new ThriftServerFilter(settings.processor, settings.protocol.factory(), configuration,
+                settings.callObserver);
     }
 
     /**
@@ -233,6 +235,7 @@ public final class ThriftServer implements AutoCloseable {
         final ThriftProtocol protocol;
         final int workerThreads;
         final ExecutorService workerExecutor;
+        final CallObserver callObserver;
         final int selectorThreads;
         final int maxFrameSize;
         final Duration idleTimeout;
@@ -249,6 +252,7 @@ public final class ThriftServer implements AutoCloseable {
             this.protocol = b.protocol;
             this.workerThreads = b.workerThreads;
             this.workerExecutor = b.workerExecutor;
+            this.callObserver = b.callObserver;
             this.selectorThreads = b.selectorThreads;
             this.maxFrameSize = b.maxFrameSize;
             this.idleTimeout = b.idleTimeout;

@@ -7,6 +7,7 @@ import java.util.concurrent.ExecutorService;
 import javax.net.ssl.SSLContext;
 
 import dev.grizzlyboot.thrift.ThriftProtocol;
+import dev.grizzlyboot.thrift.observation.CallObserver;
 import org.apache.thrift.TConfiguration;
 import org.apache.thrift.TProcessor;
 
@@ -26,6 +27,7 @@ public final class ThriftServerBuilder {
     ThriftProtocol protocol = ThriftProtocol.BINARY;
     int workerThreads = 32;
     ExecutorService workerExecutor;
+    CallObserver callObserver;
     int selectorThreads = Runtime.getRuntime().availableProcessors();
     int maxFrameSize = TConfiguration.DEFAULT_MAX_FRAME_SIZE;
     Duration idleTimeout = Duration.ofMinutes(5);
@@ -105,6 +107,19 @@ public final class ThriftServerBuilder {
      */
     public ThriftServerBuilder workerExecutor(ExecutorService workerExecutor) {
         this.workerExecutor = Objects.requireNonNull(workerExecutor, "workerExecutor");
+        return this;
+    }
+
+    /**
+     * Tells {@code observer} about every call the server handles, with the service (the
+     * multiplexed name, or the generated service's simple name for a plain processor) and the
+     * method; for Micrometer use {@link dev.grizzlyboot.thrift.observation.MicrometerCallObserver#server}.
+     *
+     * @param observer the observer
+     * @return this builder
+     */
+    public ThriftServerBuilder callObserver(CallObserver observer) {
+        this.callObserver = Objects.requireNonNull(observer, "observer");
         return this;
     }
 

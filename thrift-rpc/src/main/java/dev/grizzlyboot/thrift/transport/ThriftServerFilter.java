@@ -5,6 +5,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
+import dev.grizzlyboot.thrift.observation.CallObserver;
 import org.apache.thrift.TAsyncProcessor;
 import org.apache.thrift.TConfiguration;
 import org.apache.thrift.TException;
@@ -37,6 +38,8 @@ public final class ThriftServerFilter extends BaseFilter {
     private final TProcessor processor;
     private final TProtocolFactory protocols;
     private final TConfiguration configuration;
+    private final CallObserver observer;
+    private final String defaultService;
     private final Attribute<ServerSession> session =
             AttributeBuilder.DEFAULT_ATTRIBUTE_BUILDER.createAttribute(ThriftServerFilter.class.getName() + ".session");
     private final Set<Connection<?>> connections = ConcurrentHashMap.newKeySet();
@@ -53,6 +56,21 @@ public final class ThriftServerFilter extends BaseFilter {
      *                                  needs libthrift's own non-blocking servers to reply
      */
     public ThriftServerFilter(TProcessor processor, TProtocolFactory protocols, TConfiguration configuration) {
+        this(processor, protocols, configuration, null);
+    }
+
+    /**
+     * Creates a filter serving {@code processor} that tells {@code observer} about every call.
+     *
+     * @param processor     a blocking processor, for example {@code new Calculator.Processor<>(handler)}
+     * @param protocols     the wire protocol inside each frame
+     * @param configuration message-size and recursion limits for every request
+     * @param observer      told about each call with its service (the multiplexed name, or the
+     *                      generated service's simple name for a plain processor) and method; null for none
+     * @throws IllegalArgumentException if {@code processor} is an asynchronous processor
+     */
+    public ThriftServerFilter(TProcessor processor, TProtocolFactory protocols, TConfiguration configuration,
+                              CallObserver observer) {
         if (processor instanceof TAsyncProcessor) {
             throw new IllegalArgumentException(processor.getClass().getName()
                     + " is an asynchronous processor (TAsyncProcessor) and would never reply here; "
@@ -61,6 +79,9 @@ public final class ThriftServerFilter extends BaseFilter {
         this.processor = processor;
         this.protocols = protocols;
         this.configuration = configuration;
+        this.observer = observer;
+        Class<?> service = processor.getClass().getEnclosingClass();
+        this.defaultService = service != null ? service.getSimpleName() : processor.getClass().getSimpleName();
     }
 
     @Override
@@ -89,7 +110,9 @@ public final class ThriftServerFilter extends BaseFilter {
         try {
             current.transport.receive(ctx.<Buffer>getMessage());
             processor.process(current.in, current.out);
+            current.recordEnd(null);
         } catch (TException | RuntimeException e) {
+            current.recordEnd(e);
             // The stream position is unknown after a failed call, so the connection cannot go on.
             log.debug("closing {} after a failed call", connection.getPeerAddress(), e);
             connection.closeSilently();
@@ -146,7 +169,7 @@ public final class ThriftServerFilter extends BaseFilter {
     private ServerSession sessionOf(Connection<?> connection) throws TException {
         ServerSession current = session.get(connection);
         if (current == null) {
-            current = new ServerSession(connection, configuration, protocols);
+            current = new ServerSession(connection, configuration, protocols, observer, defaultService);
             session.set(connection, current);
         }
         return current;

@@ -63,6 +63,7 @@ public final class ThriftClients implements DisposableBean {
             throw new IllegalStateException("Thrift client '" + name + "' has no servers: set " + PREFIX + name + ".servers");
         }
         ThriftClientBuilder builder = ThriftClient.builder()
+                .name(name)
                 .servers(String.join(",", properties.getServers()))
                 .protocol(properties.getProtocol())
                 .connectTimeout(properties.getConnectTimeout())
