@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates the committed Java for the tutorial IDL. The build never runs this:
+# Regenerates the committed Java for the tutorial IDLs. The build never runs this:
 # it needs the Thrift compiler 0.17-0.20 (Debian package thrift-compiler), and the
 # generated sources are committed so that plain Maven builds work without it.
 set -euo pipefail
@@ -13,6 +13,6 @@ esac
 rm -rf "$out/dev/grizzlyboot/thrift/tutorial"
 mkdir -p "$out"
 # generated_annotations=suppress: javax.annotation.Generated is not on Java 17's class path.
-for idl in shared.thrift tutorial.thrift; do
+for idl in shared.thrift tutorial.thrift tutorial_newer.thrift; do
   thrift --gen java:generated_annotations=suppress -out "$out" "$here/$idl"
 done

@@ -35,7 +35,13 @@ class ConfigurationMetadataTests {
                 "grizzly.memcached.cache.default-ttl", "grizzly.memcached.cache.ttl-jitter",
                 "grizzly.memcached.cache.key-prefix", "grizzly.memcached.cache.cache-null-values",
                 "grizzly.memcached.cache.propagate-errors", "grizzly.memcached.cache.caches");
-        assertThat(properties().keySet()).allMatch(name -> name.startsWith("grizzly.memcached."));
+        assertThat(properties()).containsKeys("grizzly.thrift.server.enabled", "grizzly.thrift.server.host",
+                "grizzly.thrift.server.port", "grizzly.thrift.server.io-strategy", "grizzly.thrift.server.protocol",
+                "grizzly.thrift.server.worker-threads", "grizzly.thrift.server.selector-threads",
+                "grizzly.thrift.server.max-frame-size", "grizzly.thrift.server.idle-timeout",
+                "grizzly.thrift.server.ssl.bundle", "grizzly.thrift.server.ssl.client-auth", "grizzly.thrift.clients");
+        assertThat(properties().keySet())
+                .allMatch(name -> name.startsWith("grizzly.memcached.") || name.startsWith("grizzly.thrift."));
     }
 
     private static Map<String, ConfigurationMetadataProperty> properties() throws IOException {

@@ -2,6 +2,8 @@ package dev.grizzlyboot.thrift.client;
 
 import java.util.List;
 
+import dev.grizzlyboot.thrift.observation.CallObserver;
+import dev.grizzlyboot.thrift.observation.CallOutcome;
 import org.apache.thrift.TApplicationException;
 import org.apache.thrift.TBase;
 import org.apache.thrift.TException;
@@ -9,8 +11,9 @@ import org.apache.thrift.protocol.TProtocol;
 import org.apache.thrift.transport.TTransportException;
 
 /**
- * Runs one call on a pooled connection with the retry rules: a transport failure moves on to the
- * next server unless the request was sent and the method is not idempotent; every other outcome
+ * Runs one call on a pooled connection with the retry rules: a transport failure (including a
+ * reply that does not match the call, which closes that connection) moves on to the next server
+ * unless the request was sent and the method is not idempotent; every other outcome
  * (a result, a declared exception, a {@code TApplicationException}) returns to the caller as it
  * is. Tells the server's pool about replies and read timeouts, which decide whether the server
  * stays in rotation. Thread-safe.
@@ -23,13 +26,32 @@ final class CallRunner {
 
     private final ServerRotation rotation;
     private final int retries;
+    private final String clientName;
+    private final CallObserver observer;
 
-    CallRunner(ServerRotation rotation, int retries) {
+    CallRunner(ServerRotation rotation, int retries, String clientName, CallObserver observer) {
         this.rotation = rotation;
         this.retries = retries;
+        this.clientName = clientName;
+        this.observer = observer;
     }
 
     Object run(String method, CallOptions options, RemoteCall call) throws Throwable {
+        if (observer == null) {
+            return attempts(method, options, call);
+        }
+        CallObserver.ObservedCall observed = observer.start(clientName, method);
+        try {
+            Object result = attempts(method, options, call);
+            observed.end(CallOutcome.SUCCESS, null);
+            return result;
+        } catch (Throwable e) {
+            observed.end(CallOutcome.of(e), e);
+            throw e;
+        }
+    }
+
+    private Object attempts(String method, CallOptions options, RemoteCall call) throws Throwable {
         List<ServerPool> order = rotation.order();
         ThriftTransportFailureException failure = null;
         for (int attempt = 0; attempt <= retries; attempt++) {

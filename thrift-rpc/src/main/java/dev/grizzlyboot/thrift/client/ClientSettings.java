@@ -7,6 +7,7 @@ import java.util.List;
 import javax.net.ssl.SSLContext;
 
 import dev.grizzlyboot.thrift.ThriftProtocol;
+import dev.grizzlyboot.thrift.observation.CallObserver;
 
 /** The validated, immutable options a {@link ThriftClientBuilder} produced. */
 final class ClientSettings {
@@ -16,6 +17,7 @@ final class ClientSettings {
     final Duration readTimeout;
     final int minConnections;
     final int maxConnections;
+    final Duration idleTimeout;
     final int retries;
     final int failAfterTimeouts;
     final Duration healthCheckInterval;
@@ -23,6 +25,8 @@ final class ClientSettings {
     final int selectorThreads;
     final SSLContext sslContext;
     final boolean verifyHostname;
+    final String name;
+    final CallObserver callObserver;
 
     ClientSettings(ThriftClientBuilder b) {
         if (b.servers.isEmpty()) {
@@ -38,6 +42,7 @@ final class ClientSettings {
         this.readTimeout = b.readTimeout;
         this.minConnections = b.minConnections;
         this.maxConnections = b.maxConnections;
+        this.idleTimeout = b.idleTimeout;
         this.retries = b.retries;
         this.failAfterTimeouts = b.failAfterTimeouts;
         this.healthCheckInterval = b.healthCheckInterval;
@@ -45,5 +50,7 @@ final class ClientSettings {
         this.selectorThreads = b.selectorThreads;
         this.sslContext = b.sslContext;
         this.verifyHostname = b.verifyHostname;
+        this.name = b.name;
+        this.callObserver = b.callObserver;
     }
 }

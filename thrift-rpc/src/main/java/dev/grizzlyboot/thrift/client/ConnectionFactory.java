@@ -27,6 +27,7 @@ import org.glassfish.grizzly.ssl.SSLFilter;
 import org.glassfish.grizzly.strategies.SameThreadIOStrategy;
 import org.glassfish.grizzly.threadpool.ThreadPoolConfig;
 import org.glassfish.grizzly.utils.Futures;
+import org.slf4j.LoggerFactory;
 
 /**
  * Opens client connections on one Grizzly transport shared by every server of a client. Replies
@@ -91,8 +92,7 @@ final class ConnectionFactory implements AutoCloseable {
                 sslFilter.handshake(connection, Futures.toCompletionHandler(handshake));
                 await(handshake, deadline - System.nanoTime(), address);
             }
-            ClientFrameTransport frames = new ClientFrameTransport(connection, configuration, settings.readTimeout);
-            return new PooledConnection(frames, protocols.getProtocol(frames));
+            return new PooledConnection(new ClientFrameTransport(connection, configuration, protocols, settings.readTimeout));
         } catch (IOException | TTransportException | RuntimeException e) {
             connection.closeSilently();
             throw e;
@@ -119,8 +119,7 @@ final class ConnectionFactory implements AutoCloseable {
         try {
             transport.shutdownNow();
         } catch (IOException e) {
-            System.getLogger(ConnectionFactory.class.getName())
-                    .log(System.Logger.Level.WARNING, "error while shutting down the Thrift client transport", e);
+            LoggerFactory.getLogger(ConnectionFactory.class).warn("error while shutting down the Thrift client transport", e);
         }
     }
 }

@@ -1,7 +1,6 @@
 package dev.grizzlyboot.thrift.client;
 
 import java.io.IOException;
-import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.Semaphore;
@@ -9,21 +8,24 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.thrift.transport.TTransportException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The connections to one server: at most {@code maxConnections} exist, idle ones are reused
- * most-recently-used first. A failed connect, or {@code failAfterTimeouts} read timeouts in a row
+ * most-recently-used first and closed once idle for the idle timeout. A failed connect, or {@code failAfterTimeouts} read timeouts in a row
  * with no reply in between, takes the server out of rotation until {@link #maintain()} finds its
  * process answering again. Thread-safe.
  */
 final class ServerPool {
-    private static final System.Logger LOG = System.getLogger(ServerPool.class.getName());
+    private static final Logger log = LoggerFactory.getLogger(ServerPool.class);
 
     final String name;
     private final InetSocketAddress address;
     private final ConnectionFactory factory;
     private final ClientSettings settings;
     private final Semaphore permits;
+    private final long idleTimeoutNanos;
     private final ConcurrentLinkedDeque<PooledConnection> idle = new ConcurrentLinkedDeque<>();
     private final AtomicInteger timeoutsInARow = new AtomicInteger();
     private volatile boolean healthy = true;
@@ -35,6 +37,7 @@ final class ServerPool {
         this.factory = factory;
         this.settings = settings;
         this.permits = new Semaphore(settings.maxConnections);
+        this.idleTimeoutNanos = settings.idleTimeout.toNanos();
     }
 
     boolean healthy() {
@@ -57,9 +60,10 @@ final class ServerPool {
         }
         PooledConnection connection;
         while ((connection = idle.pollFirst()) != null) {
-            if (connection.isOpen()) {
+            if (connection.isOpen() && !connection.idleLongerThan(idleTimeoutNanos)) {
                 return connection;
             }
+            connection.close();
         }
         try {
             return factory.open(address);
@@ -73,11 +77,22 @@ final class ServerPool {
     /** Returns a borrowed connection; one that may be out of step with the server is closed instead. */
     void giveBack(PooledConnection connection, boolean reusable) {
         if (reusable && !closed && connection.isOpen()) {
+            connection.markIdle();
             idle.offerFirst(connection);
         } else {
             connection.close();
         }
         permits.release();
+    }
+
+    /** Connections lent to calls right now. */
+    int busy() {
+        return settings.maxConnections - permits.availablePermits();
+    }
+
+    /** Open connections waiting in the pool. */
+    int idle() {
+        return idle.size();
     }
 
     /** Called when a reply arrived: the server is answering, so earlier timeouts no longer count. */
@@ -96,17 +111,19 @@ final class ServerPool {
     }
 
     /**
-     * Brings a failed server back once its process answers a {@link LivenessProbe} within the
-     * connect timeout, and keeps the minimum of idle connections.
+     * Closes connections idle for the idle timeout, brings a failed server back once its process
+     * answers a {@link LivenessProbe} within the connect timeout, and keeps the minimum of idle
+     * connections.
      */
     void maintain() {
+        closeExpired();
         if (!healthy && !closed) {
             if (!probe()) {
                 return;
             }
             timeoutsInARow.set(0);
             healthy = true;
-            LOG.log(Level.INFO, "Thrift server {0} is back in rotation", name);
+            log.info("Thrift server {} is back in rotation", name);
         }
         int open = settings.maxConnections - permits.availablePermits() + idle.size();
         for (int i = open; i < settings.minConnections && !closed; i++) {
@@ -141,9 +158,18 @@ final class ServerPool {
     private void markDown(String reason) {
         if (healthy) {
             healthy = false;
-            LOG.log(Level.WARNING, "Thrift server {0} left rotation: {1}", name, reason);
+            log.warn("Thrift server {} left rotation: {}", name, reason);
         }
         closeIdle();
+    }
+
+    private void closeExpired() {
+        for (PooledConnection connection : idle) {
+            // remove() succeeds for one thread only, so a connection a caller just took stays with it.
+            if (connection.idleLongerThan(idleTimeoutNanos) && idle.remove(connection)) {
+                connection.close();
+            }
+        }
     }
 
     private void closeIdle() {

@@ -7,6 +7,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import org.slf4j.LoggerFactory;
+
 /**
  * A Thrift client over pooled Grizzly connections to one or more servers speaking the framed
  * transport. Calls go round-robin across the servers in rotation; a server whose connect fails, or
@@ -32,7 +34,7 @@ public final class ThriftClient implements AutoCloseable {
             pools.add(new ServerPool(address, factory, settings));
         }
         this.rotation = new ServerRotation(pools);
-        this.runner = new CallRunner(rotation, settings.retries);
+        this.runner = new CallRunner(rotation, settings.retries, settings.name, settings.callObserver);
         // Each server has its own schedule, so a probe waiting on one hung server does not hold up
         // the others (up to MONITOR_THREADS hung servers at once).
         this.monitor = Executors.newScheduledThreadPool(Math.min(pools.size(), MONITOR_THREADS), task -> {
@@ -81,6 +83,19 @@ public final class ThriftClient implements AutoCloseable {
     }
 
     /**
+     * Lists every server of this client, in rotation or not, as {@code host:port}.
+     *
+     * @return the configured servers, in the order given to the builder
+     */
+    public List<String> servers() {
+        List<String> all = new ArrayList<>();
+        for (ServerPool pool : rotation.pools()) {
+            all.add(pool.name);
+        }
+        return all;
+    }
+
+    /**
      * Lists the servers currently in rotation, as {@code host:port}.
      *
      * @return the healthy servers
@@ -93,6 +108,32 @@ public final class ThriftClient implements AutoCloseable {
             }
         }
         return healthy;
+    }
+
+    /**
+     * Returns how many connections, over all servers, are lent to calls right now.
+     *
+     * @return busy connection count
+     */
+    public int busyConnections() {
+        int busy = 0;
+        for (ServerPool pool : rotation.pools()) {
+            busy += pool.busy();
+        }
+        return busy;
+    }
+
+    /**
+     * Returns how many open connections, over all servers, wait in the pools for a call.
+     *
+     * @return idle connection count
+     */
+    public int idleConnections() {
+        int idle = 0;
+        for (ServerPool pool : rotation.pools()) {
+            idle += pool.idle();
+        }
+        return idle;
     }
 
     /** Closes every connection and stops the monitor; calls after this fail. */
@@ -110,8 +151,7 @@ public final class ThriftClient implements AutoCloseable {
             pool.maintain();
         } catch (RuntimeException e) {
             // An escaped exception would cancel the schedule and the server would never come back.
-            System.getLogger(ThriftClient.class.getName())
-                    .log(System.Logger.Level.WARNING, "health check of " + pool.name + " failed", e);
+            LoggerFactory.getLogger(ThriftClient.class).warn("health check of {} failed", pool.name, e);
         }
     }
 }

@@ -9,11 +9,12 @@ import java.util.Objects;
 import javax.net.ssl.SSLContext;
 
 import dev.grizzlyboot.thrift.ThriftProtocol;
+import dev.grizzlyboot.thrift.observation.CallObserver;
 import org.apache.thrift.TConfiguration;
 
 /**
  * Options for a {@link ThriftClient}. Defaults: binary protocol, 2 s connect timeout, 10 s read
- * timeout, 0 to 16 connections per server, 2 retries, out of rotation after 2 read timeouts in a
+ * timeout, 0 to 16 connections per server closed after 1 minute idle, 2 retries, out of rotation after 2 read timeouts in a
  * row, a 1 s health check, 16,384,000-byte frames, one selector thread, no TLS (hostname
  * verification on once TLS is set). Not thread-safe.
  */
@@ -24,6 +25,7 @@ public final class ThriftClientBuilder {
     Duration readTimeout = Duration.ofSeconds(10);
     int minConnections;
     int maxConnections = 16;
+    Duration idleTimeout = Duration.ofMinutes(1);
     int retries = 2;
     int failAfterTimeouts = 2;
     Duration healthCheckInterval = Duration.ofSeconds(1);
@@ -31,6 +33,8 @@ public final class ThriftClientBuilder {
     int selectorThreads = 1;
     SSLContext sslContext;
     boolean verifyHostname = true;
+    String name = "thrift-client";
+    CallObserver callObserver;
 
     ThriftClientBuilder() {
     }
@@ -130,6 +134,22 @@ public final class ThriftClientBuilder {
     }
 
     /**
+     * Sets how long a pooled connection may stay unused before the client closes it. Keep it below
+     * the servers' idle timeout (5 minutes for a {@code ThriftServer} by default), so that a server
+     * never closes a connection just as a call is sent on it.
+     *
+     * @param idleTimeout a positive duration, or zero to keep idle connections open
+     * @return this builder
+     */
+    public ThriftClientBuilder idleTimeout(Duration idleTimeout) {
+        if (idleTimeout.isNegative()) {
+            throw new IllegalArgumentException("idleTimeout must not be negative");
+        }
+        this.idleTimeout = idleTimeout;
+        return this;
+    }
+
+    /**
      * Sets how many more servers a call tries after a transport failure.
      *
      * @param retries 0 or more
@@ -208,6 +228,30 @@ public final class ThriftClientBuilder {
     public ThriftClientBuilder tls(SSLContext sslContext, boolean verifyHostname) {
         this.sslContext = Objects.requireNonNull(sslContext, "sslContext");
         this.verifyHostname = verifyHostname;
+        return this;
+    }
+
+    /**
+     * Names the client in observations (the {@code client} tag) and messages.
+     *
+     * @param name a short name such as the service's
+     * @return this builder
+     */
+    public ThriftClientBuilder name(String name) {
+        this.name = Objects.requireNonNull(name, "name");
+        return this;
+    }
+
+    /**
+     * Tells {@code observer} about every call of every proxy of this client, retries included, with
+     * the client's name and the method; for Micrometer use
+     * {@link dev.grizzlyboot.thrift.observation.MicrometerCallObserver#client}.
+     *
+     * @param observer the observer
+     * @return this builder
+     */
+    public ThriftClientBuilder callObserver(CallObserver observer) {
+        this.callObserver = Objects.requireNonNull(observer, "observer");
         return this;
     }
 

@@ -3,8 +3,9 @@ package dev.grizzlyboot.thrift.client;
 import org.apache.thrift.transport.TTransportException;
 
 /**
- * A call failed because a server could not be reached, did not reply in time, or the connection
- * failed, after any allowed retries. It names the server of the last attempt and tells whether the
+ * A call failed because a server could not be reached, did not reply in time, the connection
+ * failed, or the reply did not match the call (type {@code CORRUPTED_DATA}; that connection is
+ * closed), after any allowed retries. It names the server of the last attempt and tells whether the
  * request may have reached it (then the call may have run there); {@link #getType()} keeps the
  * cause's type, {@code TIMED_OUT} for a read timeout. It extends {@link TTransportException}, so
  * generated {@code Iface} methods can throw it. Immutable.

@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -12,6 +13,7 @@ import java.util.concurrent.TimeoutException;
 import javax.net.ssl.SSLContext;
 
 import dev.grizzlyboot.thrift.ThriftProtocol;
+import dev.grizzlyboot.thrift.observation.CallObserver;
 import dev.grizzlyboot.thrift.transport.ThriftFrameFilter;
 import dev.grizzlyboot.thrift.transport.ThriftServerFilter;
 import org.apache.thrift.TConfiguration;
@@ -26,6 +28,8 @@ import org.glassfish.grizzly.ssl.SSLFilter;
 import org.glassfish.grizzly.threadpool.ThreadPoolConfig;
 import org.glassfish.grizzly.utils.DelayedExecutor;
 import org.glassfish.grizzly.utils.IdleTimeoutFilter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A Thrift server on Grizzly NIO speaking the framed transport, so libthrift's
@@ -37,7 +41,7 @@ import org.glassfish.grizzly.utils.IdleTimeoutFilter;
  * Which thread runs the handler is set by the {@link IoStrategy}.
  */
 public final class ThriftServer implements AutoCloseable {
-    private static final System.Logger LOG = System.getLogger(ThriftServer.class.getName());
+    private static final Logger log = LoggerFactory.getLogger(ThriftServer.class);
 
     private final ServerSettings settings;
     private final ThriftServerFilter serverFilter;
@@ -51,7 +55,8 @@ public final class ThriftServer implements AutoCloseable {
         this.settings = settings;
         TConfiguration configuration = new TConfiguration(
                 settings.maxFrameSize, settings.maxFrameSize, TConfiguration.DEFAULT_RECURSION_DEPTH);
-        this.serverFilter = new ThriftServerFilter(settings.processor, settings.protocol.factory(), configuration);
+        this.serverFilter = new ThriftServerFilter(settings.processor, settings.protocol.factory(), configuration,
+                settings.callObserver);
     }
 
     /**
@@ -100,7 +105,9 @@ public final class ThriftServer implements AutoCloseable {
                         .setPoolName("grizzlyboot-thrift-selector")
                         .setCorePoolSize(settings.selectorThreads)
                         .setMaxPoolSize(settings.selectorThreads));
-        if (settings.ioStrategy.needsWorkerPool()) {
+        if (settings.ioStrategy.needsWorkerPool() && settings.workerExecutor != null) {
+            builder.setWorkerThreadPoolConfig(null);
+        } else if (settings.ioStrategy.needsWorkerPool()) {
             builder.setWorkerThreadPoolConfig(ThreadPoolConfig.defaultConfig()
                     .setPoolName("grizzlyboot-thrift-worker")
                     .setCorePoolSize(settings.workerThreads)
@@ -109,6 +116,9 @@ public final class ThriftServer implements AutoCloseable {
             builder.setWorkerThreadPoolConfig(null);
         }
         transport = builder.setProcessor(chain.build()).build();
+        if (settings.ioStrategy.needsWorkerPool() && settings.workerExecutor != null) {
+            transport.setWorkerThreadPool(settings.workerExecutor);
+        }
         try {
             transport.start();
             TCPNIOServerConnection server = transport.bind(settings.host, settings.port, settings.backlog);
@@ -117,7 +127,7 @@ public final class ThriftServer implements AutoCloseable {
             shutdownTransport();
             throw new UncheckedIOException("cannot bind Thrift server to " + settings.host + ":" + settings.port, e);
         }
-        LOG.log(System.Logger.Level.INFO, "Thrift server listening on {0} ({1}, {2})",
+        log.info("Thrift server listening on {} ({}, {})",
                 boundAddress, settings.protocol, settings.ioStrategy);
         return this;
     }
@@ -143,6 +153,15 @@ public final class ThriftServer implements AutoCloseable {
             throw new IllegalStateException("the server is not started");
         }
         return boundAddress;
+    }
+
+    /**
+     * Tells whether the server listens: started and not yet stopped.
+     *
+     * @return true between {@link #start()} and {@link #stop(Duration)}
+     */
+    public synchronized boolean isRunning() {
+        return started && !stopped && boundAddress != null;
     }
 
     /**
@@ -178,7 +197,7 @@ public final class ThriftServer implements AutoCloseable {
             drained = false;
         }
         shutdownTransport();
-        LOG.log(System.Logger.Level.INFO, "Thrift server on {0} stopped{1}",
+        log.info("Thrift server on {} stopped{}",
                 boundAddress, drained ? "" : " with calls cut off at the deadline");
         return drained;
     }
@@ -193,7 +212,7 @@ public final class ThriftServer implements AutoCloseable {
         try {
             transport.shutdownNow();
         } catch (IOException e) {
-            LOG.log(System.Logger.Level.WARNING, "error while shutting down the Thrift server transport", e);
+            log.warn("error while shutting down the Thrift server transport", e);
         }
         if (idleChecks != null) {
             idleChecks.stop();
@@ -215,6 +234,8 @@ public final class ThriftServer implements AutoCloseable {
         final IoStrategy ioStrategy;
         final ThriftProtocol protocol;
         final int workerThreads;
+        final ExecutorService workerExecutor;
+        final CallObserver callObserver;
         final int selectorThreads;
         final int maxFrameSize;
         final Duration idleTimeout;
@@ -230,6 +251,8 @@ public final class ThriftServer implements AutoCloseable {
             this.ioStrategy = b.ioStrategy;
             this.protocol = b.protocol;
             this.workerThreads = b.workerThreads;
+            this.workerExecutor = b.workerExecutor;
+            this.callObserver = b.callObserver;
             this.selectorThreads = b.selectorThreads;
             this.maxFrameSize = b.maxFrameSize;
             this.idleTimeout = b.idleTimeout;

@@ -2,10 +2,12 @@ package dev.grizzlyboot.thrift.server;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.ExecutorService;
 
 import javax.net.ssl.SSLContext;
 
 import dev.grizzlyboot.thrift.ThriftProtocol;
+import dev.grizzlyboot.thrift.observation.CallObserver;
 import org.apache.thrift.TConfiguration;
 import org.apache.thrift.TProcessor;
 
@@ -24,6 +26,8 @@ public final class ThriftServerBuilder {
     IoStrategy ioStrategy = IoStrategy.WORKER_THREAD;
     ThriftProtocol protocol = ThriftProtocol.BINARY;
     int workerThreads = 32;
+    ExecutorService workerExecutor;
+    CallObserver callObserver;
     int selectorThreads = Runtime.getRuntime().availableProcessors();
     int maxFrameSize = TConfiguration.DEFAULT_MAX_FRAME_SIZE;
     Duration idleTimeout = Duration.ofMinutes(5);
@@ -90,6 +94,32 @@ public final class ThriftServerBuilder {
      */
     public ThriftServerBuilder workerThreads(int workerThreads) {
         this.workerThreads = positive(workerThreads, "workerThreads");
+        return this;
+    }
+
+    /**
+     * Runs handlers on this executor instead of the server's own pool of {@code workerThreads}
+     * threads, for example one that starts a virtual thread per task. The server never shuts it
+     * down. Ignored for {@link IoStrategy#SAME_THREAD}.
+     *
+     * @param workerExecutor the executor for handler calls
+     * @return this builder
+     */
+    public ThriftServerBuilder workerExecutor(ExecutorService workerExecutor) {
+        this.workerExecutor = Objects.requireNonNull(workerExecutor, "workerExecutor");
+        return this;
+    }
+
+    /**
+     * Tells {@code observer} about every call the server handles, with the service (the
+     * multiplexed name, or the generated service's simple name for a plain processor) and the
+     * method; for Micrometer use {@link dev.grizzlyboot.thrift.observation.MicrometerCallObserver#server}.
+     *
+     * @param observer the observer
+     * @return this builder
+     */
+    public ThriftServerBuilder callObserver(CallObserver observer) {
+        this.callObserver = Objects.requireNonNull(observer, "observer");
         return this;
     }
 

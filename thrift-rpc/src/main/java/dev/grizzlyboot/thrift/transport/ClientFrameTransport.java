@@ -7,6 +7,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import org.apache.thrift.TConfiguration;
+import org.apache.thrift.protocol.TMessageType;
+import org.apache.thrift.protocol.TProtocol;
+import org.apache.thrift.protocol.TProtocolFactory;
 import org.apache.thrift.transport.TTransportException;
 import org.glassfish.grizzly.Buffer;
 import org.glassfish.grizzly.Connection;
@@ -18,8 +21,12 @@ import org.glassfish.grizzly.attributes.AttributeBuilder;
 /**
  * The client side of one Grizzly connection whose filter chain ends with
  * {@link ThriftClientFilter}: {@code flush()} sends the request frame, and the first read after
- * it waits up to the read timeout for the reply frame. A timeout, a failed write or a closed
- * connection fails the call with a {@link TTransportException} and leaves the transport closed.
+ * it waits up to the read timeout for the reply frame. Calls write and read through
+ * {@link #protocol()}, which numbers every message so that a reply reaches its call only if its
+ * sequence id, method name and message type match; a frame that matches no call fails the waiting
+ * call and closes the connection (a oneway call's error reply is logged and dropped). A timeout, a
+ * failed write or a closed connection also fails the call with a {@link TTransportException} and
+ * leaves the transport closed.
  *
  * <p>One call at a time may use it (a pool hands it to one caller at a time); the reply arrives on
  * a selector thread and is handed over safely. {@link #requestSent()} tells whether any request
@@ -31,6 +38,8 @@ public final class ClientFrameTransport extends FrameTransport {
             AttributeBuilder.DEFAULT_ATTRIBUTE_BUILDER.createAttribute(ClientFrameTransport.class.getName());
 
     private final Duration defaultReadTimeout;
+    private final ReplyMatcher matcher;
+    private final TProtocol protocol;
     private Duration readTimeout;
     private volatile CompletableFuture<Buffer> reply;
     private volatile boolean closed;
@@ -41,19 +50,31 @@ public final class ClientFrameTransport extends FrameTransport {
      *
      * @param connection    a connection whose filter chain has {@link ThriftFrameFilter} and {@link ThriftClientFilter}
      * @param configuration message-size limits for replies
+     * @param protocols     the wire protocol inside each frame
      * @param readTimeout   how long a read waits for the reply after a request was sent, unless
      *                      {@link #beginCall(Duration)} sets another wait for one call
      * @throws TTransportException if the configuration is unusable
      */
-    public ClientFrameTransport(Connection<?> connection, TConfiguration configuration, Duration readTimeout)
-            throws TTransportException {
+    public ClientFrameTransport(Connection<?> connection, TConfiguration configuration, TProtocolFactory protocols,
+                                Duration readTimeout) throws TTransportException {
         super(connection, configuration);
         this.defaultReadTimeout = readTimeout;
+        this.matcher = new ReplyMatcher(protocols, configuration);
+        this.protocol = new CallMatchingProtocol(protocols.getProtocol(this), this);
         this.readTimeout = readTimeout;
         ATTACHED.set(connection, this);
         if (!connection.isOpen()) {
             closed = true;
         }
+    }
+
+    /**
+     * Returns the protocol calls must write and read through, so that replies are matched to them.
+     *
+     * @return this connection's protocol, for one call at a time
+     */
+    public TProtocol protocol() {
+        return protocol;
     }
 
     /**
@@ -96,17 +117,30 @@ public final class ClientFrameTransport extends FrameTransport {
         if (!isOpen()) {
             throw new TTransportException(TTransportException.NOT_OPEN, "connection is closed");
         }
-        // Armed before writing: the reply may arrive on a selector thread before write() returns.
-        CompletableFuture<Buffer> pending = new CompletableFuture<>();
-        reply = pending;
+        CompletableFuture<Buffer> pending = reply;
         requestSent = true;
         ((Connection) connection).write(payload, new EmptyCompletionHandler<WriteResult>() {
             @Override
             public void failed(Throwable error) {
-                pending.completeExceptionally(
-                        new TTransportException(TTransportException.UNKNOWN, "request write failed", error));
+                if (pending != null) {
+                    pending.completeExceptionally(
+                            new TTransportException(TTransportException.UNKNOWN, "request write failed", error));
+                }
+                close();
             }
         });
+    }
+
+    /**
+     * Called by {@link CallMatchingProtocol} as a message is written: a call that expects a reply
+     * starts waiting for it before its request can leave, since the reply may arrive on a selector
+     * thread before {@code write()} returns.
+     */
+    int register(String name, byte type) {
+        if (type != TMessageType.ONEWAY) {
+            reply = new CompletableFuture<>();
+        }
+        return matcher.register(name, type);
     }
 
     @Override
@@ -120,7 +154,8 @@ public final class ClientFrameTransport extends FrameTransport {
             reply = null;
             return frame;
         } catch (TimeoutException e) {
-            // A late reply would be taken for the next call's: the connection cannot be reused.
+            // The late reply would be refused by the matcher anyway; closing spares the next call that failure.
+            matcher.abandon();
             close();
             throw new TTransportException(TTransportException.TIMED_OUT,
                     "no reply within " + readTimeout.toMillis() + " ms");
@@ -140,9 +175,18 @@ public final class ClientFrameTransport extends FrameTransport {
     /** Called by {@link ThriftClientFilter} on a selector thread with a complete reply frame. */
     void onReply(Buffer frame) {
         CompletableFuture<Buffer> pending = reply;
-        if (pending == null || !pending.complete(frame)) {
-            // Nobody asked for this frame: the request/reply pairing is lost.
-            close();
+        switch (matcher.classify(frame, connection.getPeerAddress())) {
+            case DELIVER:
+                pending.complete(frame);
+                break;
+            case DROP:
+                break;
+            default:
+                if (pending != null) {
+                    pending.completeExceptionally(new TTransportException(TTransportException.CORRUPTED_DATA,
+                            "reply out of step, connection closed: " + matcher.refusal()));
+                }
+                close();
         }
     }
 

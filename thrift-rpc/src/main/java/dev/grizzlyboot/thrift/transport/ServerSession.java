@@ -2,6 +2,7 @@ package dev.grizzlyboot.thrift.transport;
 
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.grizzlyboot.thrift.observation.CallObserver;
 import org.apache.thrift.TConfiguration;
 import org.apache.thrift.protocol.TProtocol;
 import org.apache.thrift.protocol.TProtocolFactory;
@@ -21,13 +22,31 @@ final class ServerSession {
     final ServerFrameTransport transport;
     final TProtocol in;
     final TProtocol out;
+    /** Null when no observer is set. */
+    final CallRecorder recorder;
     private final AtomicInteger state = new AtomicInteger(IDLE);
 
-    ServerSession(Connection<?> connection, TConfiguration configuration, TProtocolFactory protocols)
-            throws TTransportException {
+    ServerSession(Connection<?> connection, TConfiguration configuration, TProtocolFactory protocols,
+                  CallObserver observer, String defaultService) throws TTransportException {
         transport = new ServerFrameTransport(connection, configuration);
-        in = protocols.getProtocol(transport);
-        out = protocols.getProtocol(transport);
+        TProtocol wireIn = protocols.getProtocol(transport);
+        TProtocol wireOut = protocols.getProtocol(transport);
+        if (observer == null) {
+            recorder = null;
+            in = wireIn;
+            out = wireOut;
+        } else {
+            recorder = new CallRecorder(observer, defaultService, wireIn, wireOut);
+            in = recorder.in;
+            out = recorder.out;
+        }
+    }
+
+    /** Tells the observer, if any, how the call that just ran ended. */
+    void recordEnd(Throwable error) {
+        if (recorder != null) {
+            recorder.ended(error);
+        }
     }
 
     /** Returns false when the connection is closing and the call must not run. */

@@ -1,12 +1,13 @@
 package dev.grizzlyboot.thrift.transport;
 
 import java.io.IOException;
-import java.lang.System.Logger.Level;
 
 import org.glassfish.grizzly.Buffer;
 import org.glassfish.grizzly.filterchain.BaseFilter;
 import org.glassfish.grizzly.filterchain.FilterChainContext;
 import org.glassfish.grizzly.filterchain.NextAction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Grizzly filter for Thrift's framed transport: each message is preceded by its length as a
@@ -22,7 +23,7 @@ public final class ThriftFrameFilter extends BaseFilter {
     /** Size of the length prefix in bytes. */
     public static final int HEADER_SIZE = 4;
 
-    private static final System.Logger LOG = System.getLogger(ThriftFrameFilter.class.getName());
+    private static final Logger log = LoggerFactory.getLogger(ThriftFrameFilter.class);
 
     private final int maxFrameSize;
 
@@ -57,7 +58,7 @@ public final class ThriftFrameFilter extends BaseFilter {
         int start = input.position();
         int length = input.getInt(start);
         if (length <= 0 || length > maxFrameSize) {
-            LOG.log(Level.DEBUG, "closing {0}: frame length {1} outside 1..{2}",
+            log.debug("closing {}: frame length {} outside 1..{}",
                     ctx.getConnection().getPeerAddress(), length, maxFrameSize);
             ctx.getConnection().closeSilently();
             return ctx.getStopAction();

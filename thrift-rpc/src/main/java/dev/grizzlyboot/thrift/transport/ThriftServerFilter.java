@@ -1,11 +1,11 @@
 package dev.grizzlyboot.thrift.transport;
 
 import java.io.IOException;
-import java.lang.System.Logger.Level;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
+import dev.grizzlyboot.thrift.observation.CallObserver;
 import org.apache.thrift.TAsyncProcessor;
 import org.apache.thrift.TConfiguration;
 import org.apache.thrift.TException;
@@ -18,6 +18,8 @@ import org.glassfish.grizzly.attributes.AttributeBuilder;
 import org.glassfish.grizzly.filterchain.BaseFilter;
 import org.glassfish.grizzly.filterchain.FilterChainContext;
 import org.glassfish.grizzly.filterchain.NextAction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Grizzly filter that runs a blocking {@link TProcessor} (including {@code TMultiplexedProcessor})
@@ -31,11 +33,13 @@ import org.glassfish.grizzly.filterchain.NextAction;
  * connection only.
  */
 public final class ThriftServerFilter extends BaseFilter {
-    private static final System.Logger LOG = System.getLogger(ThriftServerFilter.class.getName());
+    private static final Logger log = LoggerFactory.getLogger(ThriftServerFilter.class);
 
     private final TProcessor processor;
     private final TProtocolFactory protocols;
     private final TConfiguration configuration;
+    private final CallObserver observer;
+    private final String defaultService;
     private final Attribute<ServerSession> session =
             AttributeBuilder.DEFAULT_ATTRIBUTE_BUILDER.createAttribute(ThriftServerFilter.class.getName() + ".session");
     private final Set<Connection<?>> connections = ConcurrentHashMap.newKeySet();
@@ -52,6 +56,21 @@ public final class ThriftServerFilter extends BaseFilter {
      *                                  needs libthrift's own non-blocking servers to reply
      */
     public ThriftServerFilter(TProcessor processor, TProtocolFactory protocols, TConfiguration configuration) {
+        this(processor, protocols, configuration, null);
+    }
+
+    /**
+     * Creates a filter serving {@code processor} that tells {@code observer} about every call.
+     *
+     * @param processor     a blocking processor, for example {@code new Calculator.Processor<>(handler)}
+     * @param protocols     the wire protocol inside each frame
+     * @param configuration message-size and recursion limits for every request
+     * @param observer      told about each call with its service (the multiplexed name, or the
+     *                      generated service's simple name for a plain processor) and method; null for none
+     * @throws IllegalArgumentException if {@code processor} is an asynchronous processor
+     */
+    public ThriftServerFilter(TProcessor processor, TProtocolFactory protocols, TConfiguration configuration,
+                              CallObserver observer) {
         if (processor instanceof TAsyncProcessor) {
             throw new IllegalArgumentException(processor.getClass().getName()
                     + " is an asynchronous processor (TAsyncProcessor) and would never reply here; "
@@ -60,6 +79,9 @@ public final class ThriftServerFilter extends BaseFilter {
         this.processor = processor;
         this.protocols = protocols;
         this.configuration = configuration;
+        this.observer = observer;
+        Class<?> service = processor.getClass().getEnclosingClass();
+        this.defaultService = service != null ? service.getSimpleName() : processor.getClass().getSimpleName();
     }
 
     @Override
@@ -88,9 +110,11 @@ public final class ThriftServerFilter extends BaseFilter {
         try {
             current.transport.receive(ctx.<Buffer>getMessage());
             processor.process(current.in, current.out);
+            current.recordEnd(null);
         } catch (TException | RuntimeException e) {
+            current.recordEnd(e);
             // The stream position is unknown after a failed call, so the connection cannot go on.
-            LOG.log(Level.DEBUG, () -> "closing " + connection.getPeerAddress() + " after a failed call", e);
+            log.debug("closing {} after a failed call", connection.getPeerAddress(), e);
             connection.closeSilently();
         } finally {
             current.endCall();
@@ -145,7 +169,7 @@ public final class ThriftServerFilter extends BaseFilter {
     private ServerSession sessionOf(Connection<?> connection) throws TException {
         ServerSession current = session.get(connection);
         if (current == null) {
-            current = new ServerSession(connection, configuration, protocols);
+            current = new ServerSession(connection, configuration, protocols, observer, defaultService);
             session.set(connection, current);
         }
         return current;

@@ -1,0 +1,156 @@
+package dev.grizzlyboot.thrift.transport;
+
+import java.util.ArrayDeque;
+
+import org.apache.thrift.TApplicationException;
+import org.apache.thrift.TConfiguration;
+import org.apache.thrift.TException;
+import org.apache.thrift.protocol.TMessage;
+import org.apache.thrift.protocol.TMessageType;
+import org.apache.thrift.protocol.TMultiplexedProtocol;
+import org.apache.thrift.protocol.TProtocol;
+import org.apache.thrift.protocol.TProtocolFactory;
+import org.apache.thrift.transport.TMemoryInputTransport;
+import org.glassfish.grizzly.Buffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Pairs each reply frame of one client connection with the call waiting for it, by sequence id,
+ * method name and message type. It numbers every outgoing message itself, so sequence ids are
+ * unique per connection whichever generated client wrote them. A reply that matches no call is
+ * refused, except the error reply a server may send to a oneway call (libthrift servers answer a
+ * oneway call to an unknown method with UNKNOWN_METHOD): that one is logged and dropped.
+ *
+ * <p>The caller's thread registers messages and the selector thread classifies replies; both
+ * sides are synchronized on this object and never block inside it.
+ */
+final class ReplyMatcher {
+    /** Oneway calls whose error reply may still come; older ones are forgotten (their reply would be refused). */
+    private static final int REMEMBERED_ONEWAYS = 64;
+    private static final Logger log = LoggerFactory.getLogger(ReplyMatcher.class);
+
+    enum Verdict {
+        /** The reply of the waiting call. */
+        DELIVER,
+        /** A oneway call's error reply, already logged. */
+        DROP,
+        /** No call is waiting for this frame: the connection is out of step. */
+        REFUSE
+    }
+
+    private final TProtocolFactory protocols;
+    private final TConfiguration configuration;
+    private final ArrayDeque<Integer> onewaySeqids = new ArrayDeque<>();
+    private int lastSeqid;
+    private String expectedMethod;
+    private int expectedSeqid;
+    private String refusal;
+
+    ReplyMatcher(TProtocolFactory protocols, TConfiguration configuration) {
+        this.protocols = protocols;
+        this.configuration = configuration;
+    }
+
+    /** Registers an outgoing message and returns the sequence id to send it with. */
+    synchronized int register(String name, byte type) {
+        int seqid = ++lastSeqid;
+        if (type == TMessageType.ONEWAY) {
+            if (onewaySeqids.size() == REMEMBERED_ONEWAYS) {
+                onewaySeqids.removeFirst();
+            }
+            onewaySeqids.addLast(seqid);
+        } else {
+            expectedMethod = name;
+            expectedSeqid = seqid;
+        }
+        return seqid;
+    }
+
+    /** Forgets the waiting call, for example after it timed out. */
+    synchronized void abandon() {
+        expectedMethod = null;
+    }
+
+    /** Decides what a received frame is; call {@link #refusal()} for the reason of a refusal. */
+    Verdict classify(Buffer frame, Object peer) {
+        TProtocol reader;
+        TMessage reply;
+        try {
+            reader = protocols.getProtocol(readOnlyView(frame));
+            reply = reader.readMessageBegin();
+        } catch (TException | RuntimeException e) {
+            return refuse("unreadable reply: " + e);
+        }
+        synchronized (this) {
+            if (expectedMethod != null && reply.seqid == expectedSeqid && sameMethod(reply.name)
+                    && (reply.type == TMessageType.REPLY || reply.type == TMessageType.EXCEPTION)) {
+                expectedMethod = null;
+                return Verdict.DELIVER;
+            }
+            if (reply.type == TMessageType.EXCEPTION && onewaySeqids.remove(reply.seqid)) {
+                logOnewayFailure(reader, reply, peer);
+                return Verdict.DROP;
+            }
+            return refuse("expected " + (expectedMethod == null ? "no reply"
+                    : "the reply to " + expectedMethod + " (seqid " + expectedSeqid + ")")
+                    + ", received " + typeName(reply.type) + " " + reply.name + " (seqid " + reply.seqid + ")");
+        }
+    }
+
+    synchronized String refusal() {
+        return refusal;
+    }
+
+    private synchronized Verdict refuse(String reason) {
+        refusal = reason;
+        expectedMethod = null;
+        return Verdict.REFUSE;
+    }
+
+    /** A multiplexed request is named {@code service:method}; servers answer with either name. */
+    private boolean sameMethod(String replyName) {
+        if (replyName.equals(expectedMethod)) {
+            return true;
+        }
+        int separator = expectedMethod.indexOf(TMultiplexedProtocol.SEPARATOR);
+        return separator >= 0 && expectedMethod.regionMatches(separator + 1, replyName, 0, replyName.length())
+                && expectedMethod.length() - separator - 1 == replyName.length();
+    }
+
+    private static void logOnewayFailure(TProtocol reader, TMessage reply, Object peer) {
+        String reason;
+        try {
+            reason = TApplicationException.readFrom(reader).getMessage();
+        } catch (TException e) {
+            reason = "an unreadable exception";
+        }
+        log.warn("oneway call {} to {} failed on the server: {}", reply.name, peer, reason);
+    }
+
+    /** Reads the frame without moving its position, so the caller's protocol reads it again whole. */
+    private TMemoryInputTransport readOnlyView(Buffer frame) throws TException {
+        if (frame.hasArray()) {
+            return new TMemoryInputTransport(configuration, frame.array(),
+                    frame.arrayOffset() + frame.position(), frame.remaining());
+        }
+        byte[] copy = new byte[frame.remaining()];
+        frame.duplicate().get(copy);
+        return new TMemoryInputTransport(configuration, copy);
+    }
+
+    private static String typeName(byte type) {
+        switch (type) {
+            case TMessageType.CALL:
+                return "a CALL";
+            case TMessageType.REPLY:
+                return "the reply to";
+            case TMessageType.EXCEPTION:
+                return "an exception for";
+            case TMessageType.ONEWAY:
+                return "a ONEWAY";
+            default:
+                return "message type " + type + " for";
+        }
+    }
+}
