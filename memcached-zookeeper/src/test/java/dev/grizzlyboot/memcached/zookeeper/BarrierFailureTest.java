@@ -16,7 +16,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Barriers under failure: a member killed or expired while a change is being prepared,
- * ZooKeeper restarted mid-barrier, and a member that was away while a change was made. A member
+ * ZooKeeper restarted mid-barrier, a member that was away while a change was made, and a decider
+ * gone before T (so someone else records the commit). A member
  * "stuck in prepare" is a live ZooKeeper session holding a member node that never acknowledges;
  * it keeps a barrier open for as long as a test needs.
  */
@@ -198,6 +199,32 @@ class BarrierFailureTest {
             } finally {
                 stuck.close();
             }
+        }
+    }
+
+    @Test
+    void commitIsRecordedEvenWhenTheMemberThatDecidedItIsGone() throws Exception {
+        List<String> before = memcached.addresses().subList(0, 2);
+        String connect = zooKeeper.connectString();
+        try (TestMember a = TestMember.join(connect, "orphan", "a", before);
+             TestMember b = TestMember.join(connect, "orphan", "b", before)) {
+            CuratorFramework stuck = TestMember.stuck(connect, "orphan");
+            try {
+                a.sync.proposeServers(memcached.addresses(), 1);
+                await().atMost(TestMember.AWAIT).until(() -> a.state().phase() == Phase.PREPARED && b.state().phase() == Phase.PREPARED);
+                // The stuck member decides and leaves, as a decider that dies before T would: the
+                // member that would record the commit at T is gone. T leaves room for a slow create.
+                long commitAt = System.currentTimeMillis() + 3_000;
+                stuck.create().forPath("/grizzly-memcached/orphan/barriers/2/decision",
+                        Decision.commitAt(commitAt, "stuck").encode());
+            } finally {
+                stuck.close();
+            }
+            long commitAt = a.awaitSwitch(2).commitAtMillis();
+            assertSwitchedTogether(2, commitAt, a, b);
+            await().atMost(TestMember.AWAIT).until(() -> a.state().committedVersion() == 2 && b.state().committedVersion() == 2);
+            assertThat(znodes.data("/grizzly-memcached/orphan/committed")).contains("version=2");
+            assertThat(a.state().phase()).isEqualTo(Phase.IN_SYNC);
         }
     }
 
