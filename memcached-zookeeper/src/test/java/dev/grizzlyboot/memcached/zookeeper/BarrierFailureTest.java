@@ -17,9 +17,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * Barriers under failure: a member killed or expired while a change is being prepared,
  * ZooKeeper restarted mid-barrier, a member that was away while a change was made, and a decider
- * gone before T (so someone else records the commit). A member
- * "stuck in prepare" is a live ZooKeeper session holding a member node that never acknowledges;
- * it keeps a barrier open for as long as a test needs.
+ * gone before T (so someone else records the commit). A member "stuck in prepare" is a live
+ * ZooKeeper session holding a member node that never acknowledges; it keeps a barrier open for as
+ * long as a test needs.
  */
 class BarrierFailureTest {
 
