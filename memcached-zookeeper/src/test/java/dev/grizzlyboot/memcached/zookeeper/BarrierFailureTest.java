@@ -16,9 +16,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Barriers under failure: a member killed or expired while a change is being prepared,
- * ZooKeeper restarted mid-barrier, and a member that was away while a change was made. A member
- * "stuck in prepare" is a live ZooKeeper session holding a member node that never acknowledges;
- * it keeps a barrier open for as long as a test needs.
+ * ZooKeeper restarted mid-barrier, a member that was away while a change was made, and a decider
+ * gone before T (so someone else records the commit). A member "stuck in prepare" is a live
+ * ZooKeeper session holding a member node that never acknowledges; it keeps a barrier open for as
+ * long as a test needs.
  */
 class BarrierFailureTest {
 
@@ -42,8 +43,7 @@ class BarrierFailureTest {
             child.awaitReport("JOINED", TestMember.AWAIT);
             child.pause(); // mute: it cannot acknowledge, but its session lives until it times out
 
-            a.sync.proposeServers(memcached.addresses(), 1);
-            await().atMost(TestMember.AWAIT).until(() -> a.state().phase() == Phase.PREPARED && b.state().phase() == Phase.PREPARED);
+            proposeAllServersAndAwaitPrepared(a, b);
             assertThat(znodes.exists("/grizzly-memcached/killed/barriers/2/decision")).isNull();
             assertThat(znodes.exists("/grizzly-memcached/killed/members/child")).isNotNull();
 
@@ -99,8 +99,7 @@ class BarrierFailureTest {
              TestMember b = TestMember.join(connect, "restart", "b", before)) {
             CuratorFramework stuck = TestMember.stuck(connect, "restart");
             try {
-                a.sync.proposeServers(memcached.addresses(), 1);
-                await().atMost(TestMember.AWAIT).until(() -> a.state().phase() == Phase.PREPARED && b.state().phase() == Phase.PREPARED);
+                proposeAllServersAndAwaitPrepared(a, b);
 
                 zooKeeper.stop();
                 await().atMost(TestMember.AWAIT).until(() -> !a.state().connected() && !b.state().connected());
@@ -199,6 +198,32 @@ class BarrierFailureTest {
                 stuck.close();
             }
         }
+    }
+
+    @Test
+    void commitIsRecordedEvenWhenTheMemberThatDecidedItIsGone() throws Exception {
+        List<String> servers = memcached.addresses().subList(0, 2);
+        try (TestMember a = TestMember.join(zooKeeper.connectString(), "orphan", "a", servers);
+             TestMember b = TestMember.join(zooKeeper.connectString(), "orphan", "b", servers)) {
+            // The stuck member decides and leaves, as a decider that dies before T would: the
+            // member that would record the commit at T is gone. T leaves room for a slow create.
+            try (CuratorFramework decider = TestMember.stuck(zooKeeper.connectString(), "orphan")) {
+                proposeAllServersAndAwaitPrepared(a, b);
+                decider.create().forPath("/grizzly-memcached/orphan/barriers/2/decision",
+                        Decision.commitAt(System.currentTimeMillis() + 3_000, "stuck").encode());
+            }
+            long commitAt = a.awaitSwitch(2).commitAtMillis();
+            assertSwitchedTogether(2, commitAt, a, b);
+            await().atMost(TestMember.AWAIT).until(() -> a.state().committedVersion() == 2 && b.state().committedVersion() == 2);
+            assertThat(znodes.data("/grizzly-memcached/orphan/committed")).contains("version=2");
+            assertThat(a.state().phase()).isEqualTo(Phase.IN_SYNC);
+        }
+    }
+
+    /** {@code a} proposes every server (version 2) and both members build the new ring and acknowledge. */
+    private static void proposeAllServersAndAwaitPrepared(TestMember a, TestMember b) {
+        a.sync.proposeServers(memcached.addresses(), 1);
+        await().atMost(TestMember.AWAIT).until(() -> a.state().phase() == Phase.PREPARED && b.state().phase() == Phase.PREPARED);
     }
 
     /**
