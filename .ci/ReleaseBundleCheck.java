@@ -1,6 +1,7 @@
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -12,6 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 import java.util.zip.ZipInputStream;
@@ -119,7 +121,7 @@ public final class ReleaseBundleCheck {
         if (complete) {
             checkJarContents(groupId, artifactId, version);
         }
-        return expectParents(pomName) + 1;
+        return checkPomAndParents(pomName) + 1;
     }
 
     /** Expects a POM-only artifact and its parents; returns how many artifacts that is. */
@@ -128,11 +130,14 @@ public final class ReleaseBundleCheck {
         if (!expectFile(pomName)) {
             return 1;
         }
-        return expectParents(pomName) + 1;
+        return checkPomAndParents(pomName) + 1;
     }
 
-    /** Central resolves a POM's parent from the bundle or from Central itself: ours must be in the bundle. */
-    private int expectParents(String pomName) throws Exception {
+    /**
+     * Checks the POM's metadata and expects its parent POM: Central resolves a parent from the bundle
+     * or from Central itself, so ours must be in the bundle. Returns how many parent artifacts that adds.
+     */
+    private int checkPomAndParents(String pomName) throws Exception {
         checkMetadata(pomName);
         Element parent = child(parse(pomName).getDocumentElement(), "parent");
         if (parent == null) {
@@ -167,7 +172,7 @@ public final class ReleaseBundleCheck {
         if (!expectAlso(name + suffix)) {
             return;
         }
-        String recorded = new String(files.get(name + suffix), java.nio.charset.StandardCharsets.US_ASCII).trim();
+        String recorded = new String(files.get(name + suffix), StandardCharsets.US_ASCII).trim();
         String actual = digest(algorithm, files.get(name));
         if (!recorded.startsWith(actual)) {
             problems.add(name + suffix + " does not match the file (" + recorded + " recorded, " + actual + " computed)");
@@ -238,7 +243,7 @@ public final class ReleaseBundleCheck {
     }
 
     private void requireInherited(String pomName, List<Element> lineage, String what,
-                                  java.util.function.Function<Element, String> value) {
+                                  Function<Element, String> value) {
         if (lineage.stream().map(value).allMatch(ReleaseBundleCheck::blank)) {
             problems.add(pomName + " has no " + what + ", neither itself nor from a parent in the bundle");
         }
