@@ -66,7 +66,8 @@ class ObservationTest {
         // The server records a call once its reply is written, which may be just after the client has it.
         awaitServerCount("Calculator", "add", "success", 2);
         awaitServerCount("Calculator", "calculate", "declared_exception", 1);
-        awaitServerCount("Calculator", "multiply", "application_exception", 1);
+        // A method the server does not have is not a tag value: clients could make up any number.
+        awaitServerCount("Calculator", "unknown", "application_exception", 1);
     }
 
     @Test
@@ -97,6 +98,11 @@ class ObservationTest {
 
         awaitServerCount("calc-v1", "add", "success", 1);
         awaitServerCount("calc-v1", "zip", "success", 1);
+
+        // A service the server does not have: it closes the connection, and records no made-up names.
+        assertThatThrownBy(() -> client.proxyBuilder(Calculator.Iface.class).serviceName("no-such-service").build()
+                .add(1, 1)).isInstanceOf(TTransportException.class);
+        awaitServerCount("unknown", "unknown", "transport_error", 1);
     }
 
     private void awaitServerCount(String service, String method, String outcome, long count) {

@@ -40,13 +40,13 @@ final class CallRunner {
         if (observer == null) {
             return attempts(method, options, call);
         }
-        CallObserver.ObservedCall observed = observer.start(clientName, method);
+        CallObserver.ObservedCall observed = observer.start();
         try {
             Object result = attempts(method, options, call);
-            observed.end(CallOutcome.SUCCESS, null);
+            observed.end(clientName, method, CallOutcome.SUCCESS, null);
             return result;
         } catch (Throwable e) {
-            observed.end(CallOutcome.of(e), e);
+            observed.end(clientName, method, CallOutcome.of(e), e);
             throw e;
         }
     }

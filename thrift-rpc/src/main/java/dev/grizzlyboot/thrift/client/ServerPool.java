@@ -13,9 +13,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The connections to one server: at most {@code maxConnections} exist, idle ones are reused
- * most-recently-used first and closed once idle for the idle timeout. A failed connect, or {@code failAfterTimeouts} read timeouts in a row
- * with no reply in between, takes the server out of rotation until {@link #maintain()} finds its
- * process answering again. Thread-safe.
+ * most-recently-used first and closed once idle for the idle timeout. A failed connect, or
+ * {@code failAfterTimeouts} read timeouts in a row with no reply in between, takes the server out
+ * of rotation until {@link #maintain()} finds its process answering again. Thread-safe.
  */
 final class ServerPool {
     private static final Logger log = LoggerFactory.getLogger(ServerPool.class);

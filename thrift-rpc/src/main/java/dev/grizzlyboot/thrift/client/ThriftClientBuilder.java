@@ -14,9 +14,9 @@ import org.apache.thrift.TConfiguration;
 
 /**
  * Options for a {@link ThriftClient}. Defaults: binary protocol, 2 s connect timeout, 10 s read
- * timeout, 0 to 16 connections per server closed after 1 minute idle, 2 retries, out of rotation after 2 read timeouts in a
- * row, a 1 s health check, 16,384,000-byte frames, one selector thread, no TLS (hostname
- * verification on once TLS is set). Not thread-safe.
+ * timeout, 0 to 16 connections per server closed after 1 minute idle, 2 retries, out of
+ * rotation after 2 read timeouts in a row, a 1 s health check, 16,384,000-byte frames, one
+ * selector thread, no TLS (hostname verification on once TLS is set). Not thread-safe.
  */
 public final class ThriftClientBuilder {
     final List<InetSocketAddress> servers = new ArrayList<>();

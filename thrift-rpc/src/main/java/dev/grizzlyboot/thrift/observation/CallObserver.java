@@ -9,14 +9,12 @@ package dev.grizzlyboot.thrift.observation;
 public interface CallObserver {
 
     /**
-     * Called when a call starts.
+     * Called when a call starts, before its names are trusted: a server learns whether the
+     * service and method exist only from how its processor answers.
      *
-     * @param name   the service (on a server: the multiplexed name, or the service's own) or the
-     *               client's name (on a client)
-     * @param method the method name
      * @return the handle to tell how the call ended
      */
-    ObservedCall start(String name, String method);
+    ObservedCall start();
 
     /** One call being observed; {@link #end} is called exactly once. */
     @FunctionalInterface
@@ -25,9 +23,17 @@ public interface CallObserver {
         /**
          * Records how the call ended.
          *
+         * @param name    the service (on a server: the multiplexed name, or the generated service's
+         *                simple name) or the client's name (on a client); {@value #UNKNOWN} on a
+         *                server when the request named no service the processor serves
+         * @param method  the method name, or {@value #UNKNOWN} on a server when the processor does
+         *                not know it, so that names a client makes up never become tag values
          * @param outcome the outcome
          * @param error   the exception the call ended with, or null
          */
-        void end(CallOutcome outcome, Throwable error);
+        void end(String name, String method, CallOutcome outcome, Throwable error);
     }
+
+    /** The name recorded for a service or method that the server does not have. */
+    String UNKNOWN = "unknown";
 }

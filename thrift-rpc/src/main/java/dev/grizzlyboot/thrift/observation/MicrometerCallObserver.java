@@ -6,8 +6,9 @@ import io.micrometer.observation.ObservationRegistry;
 /**
  * Records each call as a Micrometer {@link Observation} named {@code thrift.server.requests} or
  * {@code thrift.client.requests}, with low-cardinality key values {@code service} (server) or
- * {@code client} (client), {@code method} and {@code outcome}; with a meter handler these become
- * timers of the same name and tags, and with a tracer, spans named {@code name/method}. Thread-safe.
+ * {@code client} (client), {@code method} and {@code outcome}, set when the call ends; with a
+ * meter handler these become timers of the same name and tags, and with a tracer, spans named
+ * {@code name/method}. Thread-safe.
  */
 public final class MicrometerCallObserver implements CallObserver {
     /** The server-side observation name. */
@@ -46,14 +47,13 @@ public final class MicrometerCallObserver implements CallObserver {
     }
 
     @Override
-    public ObservedCall start(String name, String method) {
-        Observation observation = Observation.createNotStarted(observationName, registry)
-                .contextualName(name + "/" + method)
-                .lowCardinalityKeyValue(nameKey, name)
-                .lowCardinalityKeyValue("method", method)
-                .start();
-        return (outcome, error) -> {
-            observation.lowCardinalityKeyValue("outcome", outcome.tagValue());
+    public ObservedCall start() {
+        Observation observation = Observation.start(observationName, registry);
+        return (name, method, outcome, error) -> {
+            observation.contextualName(name + "/" + method)
+                    .lowCardinalityKeyValue(nameKey, name)
+                    .lowCardinalityKeyValue("method", method)
+                    .lowCardinalityKeyValue("outcome", outcome.tagValue());
             if (error != null && outcome != CallOutcome.SUCCESS) {
                 observation.error(error);
             }

@@ -105,9 +105,8 @@ public final class ThriftServer implements AutoCloseable {
                         .setPoolName("grizzlyboot-thrift-selector")
                         .setCorePoolSize(settings.selectorThreads)
                         .setMaxPoolSize(settings.selectorThreads));
-        if (settings.ioStrategy.needsWorkerPool() && settings.workerExecutor != null) {
-            builder.setWorkerThreadPoolConfig(null);
-        } else if (settings.ioStrategy.needsWorkerPool()) {
+        boolean givenExecutor = settings.ioStrategy.needsWorkerPool() && settings.workerExecutor != null;
+        if (settings.ioStrategy.needsWorkerPool() && !givenExecutor) {
             builder.setWorkerThreadPoolConfig(ThreadPoolConfig.defaultConfig()
                     .setPoolName("grizzlyboot-thrift-worker")
                     .setCorePoolSize(settings.workerThreads)
@@ -116,7 +115,7 @@ public final class ThriftServer implements AutoCloseable {
             builder.setWorkerThreadPoolConfig(null);
         }
         transport = builder.setProcessor(chain.build()).build();
-        if (settings.ioStrategy.needsWorkerPool() && settings.workerExecutor != null) {
+        if (givenExecutor) {
             transport.setWorkerThreadPool(settings.workerExecutor);
         }
         try {
