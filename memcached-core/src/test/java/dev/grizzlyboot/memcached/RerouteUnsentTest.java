@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
 
 import dev.grizzlyboot.testsupport.MemcachedExtension;
 import org.junit.jupiter.api.Test;
@@ -19,7 +20,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * A server that dies with one request written and more queued behind it (a fake server that
  * closes its connection and stops listening on its first request, next to a real memcached):
  * only the written request fails; the queued ones, never written, are held until the server is
- * marked failed and then go to the next server on the ring, where they run once.
+ * marked failed and then go to the next server on the ring, where they run once. When the server
+ * takes a new connection at once, they stay with it.
  */
 class RerouteUnsentTest {
 
@@ -41,16 +43,8 @@ class RerouteUnsentTest {
         try (FakeServer server = dying.get();
                 MemcachedClient client = MemcachedClient.builder().servers(server.address(), memcached.first().address())
                         .connectionsPerServer(1, 1).operationTimeout(Duration.ofSeconds(3)).build()) {
-            List<String> keys = new ArrayList<>();
-            for (int i = 0; keys.size() < QUEUED + 1; i++) {
-                if (client.ownerOf("reroute-" + i).toString().equals(server.address())) {
-                    keys.add("reroute-" + i);
-                }
-            }
-            assertThat(client.get(keys.get(0)).join()).isNull();
-            // The connection is open and idle: the first set is written at once, the rest queue behind it.
-            List<CompletableFuture<Void>> sets = new ArrayList<>();
-            keys.forEach(key -> sets.add(client.set(key, "value-" + key, Duration.ZERO)));
+            List<String> keys = keysOwnedBy(client, server, "reroute-");
+            List<CompletableFuture<Void>> sets = writeOneThenQueueTheRest(client, server, keys);
 
             assertThatThrownBy(sets.get(0)::join).cause().isInstanceOf(MemcachedConnectionException.class);
             for (int i = 1; i < sets.size(); i++) {
@@ -64,6 +58,65 @@ class RerouteUnsentTest {
             }
             assertThat(memcached.first().textCommand("get " + keys.get(0))).noneMatch(line -> line.contains("value-"));
         }
+    }
+
+    @Test
+    void queuedRequestsStayWithTheirServerWhenItTakesANewConnectionAtOnce() throws Exception {
+        // The first connection answers the warm-up read and hangs up on the next request; the
+        // server keeps listening, and the next connection stores whatever it is sent.
+        try (FakeServer server = new FakeServer(connection -> {
+                    if (connection > 0) {
+                        return (out, opaque) -> {
+                            out.write(FakeServer.response(0x01, 0, opaque, new byte[0], new byte[0]));
+                            return true;
+                        };
+                    }
+                    int[] seen = {0};
+                    return (out, opaque) -> ++seen[0] == 1 && FakeServer.MISS.answer(out, opaque);
+                });
+                MemcachedClient client = MemcachedClient.builder().servers(server.address(), memcached.first().address())
+                        .connectionsPerServer(1, 1).operationTimeout(Duration.ofSeconds(3)).build()) {
+            List<String> keys = keysOwnedBy(client, server, "stay-");
+            List<CompletableFuture<Void>> sets = writeOneThenQueueTheRest(client, server, keys);
+
+            assertThatThrownBy(sets.get(0)::join).cause().isInstanceOf(MemcachedConnectionException.class);
+            for (int i = 1; i < sets.size(); i++) {
+                sets.get(i).join();
+            }
+            // Each queued set reached its own server once, on the new connection; none went elsewhere.
+            assertThat(server.connectionsAccepted()).isEqualTo(2);
+            assertThat(server.receivedKeys()).containsExactlyInAnyOrderElementsOf(
+                    Stream.concat(Stream.of(keys.get(0)), keys.stream()).toList());
+            assertThat(client.serverStates().get(0).failed()).isFalse();
+            for (String key : keys) {
+                assertThat(memcached.first().textCommand("get " + key)).as(key).noneMatch(line -> line.contains("value-"));
+            }
+        }
+    }
+
+    /**
+     * Reads once (the connection is then open), sets the first key and waits until the server has
+     * it (so it was written alone), then sets the rest: they queue behind it, or, once the server
+     * has hung up, go to the pool. Either way none of them is written on the first connection.
+     */
+    private static List<CompletableFuture<Void>> writeOneThenQueueTheRest(MemcachedClient client, FakeServer server,
+            List<String> keys) {
+        assertThat(client.get(keys.get(0)).join()).isNull();
+        List<CompletableFuture<Void>> sets = new ArrayList<>();
+        sets.add(client.set(keys.get(0), "value-" + keys.get(0), Duration.ZERO));
+        await().atMost(Duration.ofSeconds(5)).until(() -> server.receivedKeys().size() == 2);
+        keys.subList(1, keys.size()).forEach(key -> sets.add(client.set(key, "value-" + key, Duration.ZERO)));
+        return sets;
+    }
+
+    private static List<String> keysOwnedBy(MemcachedClient client, FakeServer server, String prefix) {
+        List<String> keys = new ArrayList<>();
+        for (int i = 0; keys.size() < QUEUED + 1; i++) {
+            if (client.ownerOf(prefix + i).toString().equals(server.address())) {
+                keys.add(prefix + i);
+            }
+        }
+        return keys;
     }
 
     private static void closeQuietly(FakeServer server) {
