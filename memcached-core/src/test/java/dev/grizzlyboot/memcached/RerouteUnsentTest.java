@@ -37,19 +37,13 @@ class RerouteUnsentTest {
         // read on it, then hangs up on the next request.
         dying.set(new FakeServer(connection -> {
             closeQuietly(dying.get());
-            int[] seen = {0};
-            return (out, opaque) -> ++seen[0] == 1 && FakeServer.MISS.answer(out, opaque);
+            return answerOnceThenHangUp();
         }));
         try (FakeServer server = dying.get();
-                MemcachedClient client = MemcachedClient.builder().servers(server.address(), memcached.first().address())
-                        .connectionsPerServer(1, 1).operationTimeout(Duration.ofSeconds(3)).build()) {
+                MemcachedClient client = client(server)) {
             List<String> keys = keysOwnedBy(client, server, "reroute-");
             List<CompletableFuture<Void>> sets = writeOneThenQueueTheRest(client, server, keys);
-
-            assertThatThrownBy(sets.get(0)::join).cause().isInstanceOf(MemcachedConnectionException.class);
-            for (int i = 1; i < sets.size(); i++) {
-                sets.get(i).join();
-            }
+            assertOnlyTheWrittenOneFails(sets);
             assertThat(server.receivedKeys()).as("what reached the dead server").containsExactly(keys.get(0), keys.get(0));
             assertThat(server.connectionsAccepted()).isEqualTo(1);
             assertThat(client.serverStates().get(0).failed()).isTrue();
@@ -63,7 +57,7 @@ class RerouteUnsentTest {
     @Test
     void queuedRequestsStayWithTheirServerWhenItTakesANewConnectionAtOnce() throws Exception {
         // The first connection answers the warm-up read and hangs up on the next request; the
-        // server keeps listening, and the next connection stores whatever it is sent.
+        // server keeps listening, and its next connection answers every set with success.
         try (FakeServer server = new FakeServer(connection -> {
                     if (connection > 0) {
                         return (out, opaque) -> {
@@ -71,18 +65,12 @@ class RerouteUnsentTest {
                             return true;
                         };
                     }
-                    int[] seen = {0};
-                    return (out, opaque) -> ++seen[0] == 1 && FakeServer.MISS.answer(out, opaque);
+                    return answerOnceThenHangUp();
                 });
-                MemcachedClient client = MemcachedClient.builder().servers(server.address(), memcached.first().address())
-                        .connectionsPerServer(1, 1).operationTimeout(Duration.ofSeconds(3)).build()) {
+                MemcachedClient client = client(server)) {
             List<String> keys = keysOwnedBy(client, server, "stay-");
             List<CompletableFuture<Void>> sets = writeOneThenQueueTheRest(client, server, keys);
-
-            assertThatThrownBy(sets.get(0)::join).cause().isInstanceOf(MemcachedConnectionException.class);
-            for (int i = 1; i < sets.size(); i++) {
-                sets.get(i).join();
-            }
+            assertOnlyTheWrittenOneFails(sets);
             // Each queued set reached its own server once, on the new connection; none went elsewhere.
             assertThat(server.connectionsAccepted()).isEqualTo(2);
             assertThat(server.receivedKeys()).containsExactlyInAnyOrderElementsOf(
@@ -92,6 +80,23 @@ class RerouteUnsentTest {
                 assertThat(memcached.first().textCommand("get " + key)).as(key).noneMatch(line -> line.contains("value-"));
             }
         }
+    }
+
+    /** The fake server first, then the real one; one connection each, so requests queue on it. */
+    private static MemcachedClient client(FakeServer server) {
+        return MemcachedClient.builder().servers(server.address(), memcached.first().address())
+                .connectionsPerServer(1, 1).operationTimeout(Duration.ofSeconds(3)).build();
+    }
+
+    /** Answers the warm-up read, then hangs up on the next request. */
+    private static FakeServer.Behaviour answerOnceThenHangUp() {
+        int[] seen = {0};
+        return (out, opaque) -> ++seen[0] == 1 && FakeServer.MISS.answer(out, opaque);
+    }
+
+    private static void assertOnlyTheWrittenOneFails(List<CompletableFuture<Void>> sets) {
+        assertThatThrownBy(sets.get(0)::join).cause().isInstanceOf(MemcachedConnectionException.class);
+        sets.subList(1, sets.size()).forEach(CompletableFuture::join);
     }
 
     /**
