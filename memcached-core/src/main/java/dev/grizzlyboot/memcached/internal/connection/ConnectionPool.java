@@ -127,14 +127,9 @@ public final class ConnectionPool {
         }
     }
 
-    /** A connection opened: what was held goes out on it (or another). */
+    /** A connection opened: what was held goes out on it (or another; or is held again if that one closed meanwhile). */
     void connected() {
-        Operation<?> operation;
-        while ((operation = held.poll()) != null) {
-            if (!operation.isDone()) {
-                send(operation);
-            }
-        }
+        takeUnsent().forEach(this::send);
     }
 
     private boolean hold(Operation<?> operation) {
