@@ -527,10 +527,12 @@ public final class MemcachedClient implements AutoCloseable {
     private CompletableFuture<Long> counter(String name, Opcode opcode, String key, long delta, long initial, int expiry) {
         return reported(() -> {
             if (delta < 0 || initial < 0) {
+                long negative = delta < 0 ? delta : initial;
+                String advice = delta < 0 ? "use " + (opcode == Opcode.INCREMENT ? "decr" : "incr") + " to go the other way"
+                        : "start at 0 or more";
                 throw new IllegalArgumentException(name + " '" + key + "': memcached counters are unsigned 64-bit numbers, so "
-                        + (delta < 0 ? "delta " + delta : "initial " + initial) + " would be sent as "
-                        + Long.toUnsignedString(delta < 0 ? delta : initial) + "; "
-                        + (delta < 0 ? "use " + (opcode == Opcode.INCREMENT ? "decr" : "incr") + " to go the other way" : "start at 0 or more"));
+                        + (delta < 0 ? "delta " : "initial ") + negative + " would be sent as " + Long.toUnsignedString(negative)
+                        + "; " + advice);
             }
             return dispatch.write(name, key, k -> Request.counter(opcode, k, delta, initial, expiry), Answers.counterValue());
         });

@@ -58,8 +58,8 @@ final class ValueEncoder {
             throw new TranscoderException("could not encode a " + value.getClass().getName(), e);
         }
         if (data.bytes().length > maxItemSize) {
-            throw new ValueTooLargeException("value is " + data.bytes().length + " bytes; the item size limit (maxItemSize, memcached's -I) is "
-                    + maxItemSize + " bytes");
+            throw new ValueTooLargeException("value is " + data.bytes().length
+                    + " bytes; the item size limit (maxItemSize, memcached's -I) is " + maxItemSize + " bytes");
         }
         return data;
     }

@@ -6,6 +6,9 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -41,6 +44,7 @@ final class FakeServer implements AutoCloseable {
 
     private final ServerSocket socket;
     private final AtomicInteger connections = new AtomicInteger();
+    private final List<String> receivedKeys = new CopyOnWriteArrayList<>();
 
     FakeServer(java.util.function.IntFunction<Behaviour> behaviourForConnection) throws IOException {
         socket = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"));
@@ -67,6 +71,11 @@ final class FakeServer implements AutoCloseable {
 
     int connectionsAccepted() {
         return connections.get();
+    }
+
+    /** The keys of every request read so far, on any connection, in order. */
+    List<String> receivedKeys() {
+        return receivedKeys;
     }
 
     /** A response header with the given status and opaque, followed by {@code bodyLength} body bytes the caller writes. */
@@ -98,7 +107,7 @@ final class FakeServer implements AutoCloseable {
         return response;
     }
 
-    private static void serve(Socket connection, Behaviour behaviour) {
+    private void serve(Socket connection, Behaviour behaviour) {
         try (connection) {
             if (behaviour == HANG_UP) {
                 return;
@@ -110,7 +119,9 @@ final class FakeServer implements AutoCloseable {
                 in.readFully(header);
                 int bodyLength = ((header[8] & 0xFF) << 24) | ((header[9] & 0xFF) << 16) | ((header[10] & 0xFF) << 8) | (header[11] & 0xFF);
                 int opaque = ((header[12] & 0xFF) << 24) | ((header[13] & 0xFF) << 16) | ((header[14] & 0xFF) << 8) | (header[15] & 0xFF);
-                in.skipNBytes(bodyLength);
+                int keyLength = ((header[2] & 0xFF) << 8) | (header[3] & 0xFF);
+                byte[] body = in.readNBytes(bodyLength);
+                receivedKeys.add(new String(body, header[4] & 0xFF, keyLength, StandardCharsets.UTF_8));
                 if (!behaviour.answer(out, opaque)) {
                     out.flush();
                     return;

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 
 import org.junit.jupiter.api.Test;
 
@@ -71,25 +72,14 @@ class MalformedResponseTest {
     @Test
     void aReplyWithAnotherOpcodeIsAProtocolErrorNotAValue() throws Exception {
         // Same opaque, status 0, but VERSION-shaped: once taken as the key's value.
-        try (FakeServer server = new FakeServer(connection -> connection == 0
-                ? (out, opaque) -> {
-                    out.write(FakeServer.response(0x0b, 0, opaque, new byte[0], "1.6.18".getBytes()));
-                    return true;
-                }
-                : FakeServer.MISS);
-                MemcachedClient client = client(server)) {
-            assertThatThrownBy(() -> client.get("k").join()).cause().isInstanceOf(MemcachedProtocolException.class)
-                    .hasMessageContaining("opcode 0x0b answers a GET request");
-            assertThat(client.blocking().get("after")).isNull();
-        }
+        assertGetRejectedThenTheNextConnectionServes(opaque -> FakeServer.response(0x0b, 0, opaque, new byte[0], "1.6.18".getBytes()),
+                "opcode 0x0b answers a GET request");
     }
 
     @Test
     void aBulkReplyWithAnotherOpcodeReportsNoKeyFound() throws Exception {
-        try (FakeServer server = new FakeServer(connection -> (out, opaque) -> {
-                    out.write(FakeServer.response(0x0b, 0, opaque, new byte[0], "1.6.18".getBytes()));
-                    return true;
-                });
+        try (FakeServer server = new FakeServer(connection -> replying(
+                    opaque -> FakeServer.response(0x0b, 0, opaque, new byte[0], "1.6.18".getBytes())));
                 MemcachedClient client = client(server)) {
             CompletableFuture<BulkResult<Object>> result = client.getMulti(List.of("a", "b", "c"));
             try {
@@ -106,17 +96,8 @@ class MalformedResponseTest {
 
     @Test
     void aReplyCarryingAKeyTheProtocolNeverReturnsIsAProtocolError() throws Exception {
-        try (FakeServer server = new FakeServer(connection -> connection == 0
-                ? (out, opaque) -> {
-                    out.write(FakeServer.response(0x00, 0x01, opaque, "someone-else".getBytes(), new byte[0]));
-                    return true;
-                }
-                : FakeServer.MISS);
-                MemcachedClient client = client(server)) {
-            assertThatThrownBy(() -> client.get("k").join()).cause().isInstanceOf(MemcachedProtocolException.class)
-                    .hasMessageContaining("carries a key");
-            assertThat(client.blocking().get("after")).isNull();
-        }
+        assertGetRejectedThenTheNextConnectionServes(opaque -> FakeServer.response(0x00, 0x01, opaque, "someone-else".getBytes(), new byte[0]),
+                "carries a key");
     }
 
     @Test
@@ -166,6 +147,23 @@ class MalformedResponseTest {
             assertFailsPromptly(client, MemcachedProtocolException.class, "exceeds the limit");
             assertThat(client.blocking().get("after")).isNull();
         }
+    }
+
+    /** The first connection answers every request with {@code reply}; the next ones are healthy. */
+    private static void assertGetRejectedThenTheNextConnectionServes(IntFunction<byte[]> reply, String message) throws Exception {
+        try (FakeServer server = new FakeServer(connection -> connection == 0 ? replying(reply) : FakeServer.MISS);
+                MemcachedClient client = client(server)) {
+            assertThatThrownBy(() -> client.get("k").join()).cause().isInstanceOf(MemcachedProtocolException.class)
+                    .hasMessageContaining(message);
+            assertThat(client.blocking().get("after")).isNull();
+        }
+    }
+
+    private static FakeServer.Behaviour replying(IntFunction<byte[]> reply) {
+        return (out, opaque) -> {
+            out.write(reply.apply(opaque));
+            return true;
+        };
     }
 
     private static MemcachedClient client(FakeServer server) {

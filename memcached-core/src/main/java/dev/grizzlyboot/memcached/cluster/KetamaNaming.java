@@ -17,9 +17,9 @@ public enum KetamaNaming {
 
     /**
      * libmemcached's {@code ketama_weighted} ring (pylibmc's {@code ketama_weighted} behaviour,
-     * PHP memcached's {@code OPT_LIBKETAMA_COMPATIBLE}): {@code host} alone on port 11211, {@code host:port} otherwise, and the weighted
-     * formula also for equal weights, whose float arithmetic gives fewer than 160 points per server
-     * at some server counts (156 at 25).
+     * PHP memcached's {@code OPT_LIBKETAMA_COMPATIBLE}): {@code host} alone on port 11211,
+     * {@code host:port} otherwise, and the weighted formula also for equal weights, whose float
+     * arithmetic gives fewer than 160 points per server at some server counts (156 at 25).
      */
     LIBMEMCACHED;
 

@@ -280,7 +280,52 @@ public final class Cluster implements AutoCloseable {
         if (changeStatus(node, ServerState.Status.FAILED)) {
             log.warn("memcached server {} marked failed{}: {}", node.address(),
                     settings.failover() ? " and taken out of the ring" : "", error.getMessage());
+            rerouteUnsent(node);
         }
+    }
+
+    /** Whether a server other than {@code node} is live in the current ring. */
+    boolean hasOtherLiveServer(Node node) {
+        for (Node other : topology.nodes()) {
+            if (other != node && !other.failed()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Routes the operations a failed server's pool held (never written, so never executed) by the
+     * ring without it, as if they had been sent after the failure.
+     */
+    private void rerouteUnsent(Node node) {
+        for (Operation<?> operation : node.pool().takeUnsent()) {
+            if (!reroute(node, operation)) {
+                operation.fail(node.unavailable());
+            }
+        }
+    }
+
+    /**
+     * Sends a never-written operation of a failed server to where its key goes now.
+     *
+     * @return {@code false} if it is bound to that server (no key) or its key still routes there
+     */
+    boolean reroute(Node failed, Operation<?> operation) {
+        String key = operation.routingKey();
+        if (key == null) {
+            return false;
+        }
+        try {
+            ConnectionPool target = readTarget(key);
+            if (target == failed.pool()) {
+                return false;
+            }
+            target.send(operation);
+        } catch (MemcachedException e) {
+            operation.fail(e);
+        }
+        return true;
     }
 
     void markActive(Node node, boolean flushed) {

@@ -14,6 +14,7 @@ import dev.grizzlyboot.memcached.cluster.ServerState;
 import dev.grizzlyboot.memcached.internal.connection.ConnectionPool;
 import dev.grizzlyboot.memcached.internal.connection.PoolEvents;
 import dev.grizzlyboot.memcached.internal.protocol.Opcode;
+import dev.grizzlyboot.memcached.internal.protocol.Operation;
 import dev.grizzlyboot.memcached.internal.protocol.Request;
 import dev.grizzlyboot.memcached.internal.protocol.SingleOperation;
 
@@ -96,6 +97,24 @@ final class Node implements PoolEvents {
     @Override
     public void timedOut(int operations) {
         failure(operations, new MemcachedTimeoutException(operations + " operation(s) on " + address + " timed out"));
+    }
+
+    @Override
+    public boolean holdUnsent() {
+        return movesUnsent() && !failed() && cluster.hasOtherLiveServer(this);
+    }
+
+    @Override
+    public boolean rerouteUnsent(Operation<?> operation) {
+        return movesUnsent() && failed() && cluster.reroute(this, operation);
+    }
+
+    /**
+     * Only where failover routes a failed server's keys elsewhere, and never with replicas, where
+     * the next server may already hold a copy of the same write.
+     */
+    private boolean movesUnsent() {
+        return settings.failover() && settings.replicas() == 0;
     }
 
     @Override

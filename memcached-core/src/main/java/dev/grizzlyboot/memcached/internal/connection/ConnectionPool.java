@@ -1,7 +1,11 @@
 package dev.grizzlyboot.memcached.internal.connection;
 
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 
 import dev.grizzlyboot.memcached.AuthenticationException;
@@ -18,6 +22,11 @@ import dev.grizzlyboot.memcached.internal.protocol.Operation;
  * are reported to {@link PoolEvents} for failure detection. A {@linkplain #retire() retired} pool takes no new
  * connections and closes once nothing is pending.
  *
+ * <p>An operation that was never written (the pool has no connection, or its connection closed
+ * before writing it) is never executed, so it may be delivered elsewhere: to another connection,
+ * or, when {@link PoolEvents#holdUnsent()} says so, held until the server answers again or is marked
+ * failed ({@link #takeUnsent()} hands the held ones to the cluster to route by the new ring).
+ *
  * <p>Thread-safe: {@link #send} is lock-free; opening and removing connections take a lock.
  * Internal.
  */
@@ -31,6 +40,7 @@ public final class ConnectionPool {
     private final PoolEvents events;
     private final Object lock = new Object();
     private volatile MemcachedConnection[] connections = new MemcachedConnection[0];
+    private final Queue<Operation<?>> held = new ConcurrentLinkedQueue<>();
     private volatile long retryAfterNanos;
     private volatile MemcachedException lastConnectError;
     private long backoffNanos;
@@ -73,9 +83,64 @@ public final class ConnectionPool {
                 return false;
             }
             operation.assignServer(server);
-            operation.fail(unavailable());
+            if (!hold(operation) && !events.rerouteUnsent(operation)) {
+                operation.fail(unavailable());
+            }
         } else {
             connection.send(operation);
+        }
+        return true;
+    }
+
+    /**
+     * The operations held for this server, removed from the pool: it was marked failed, and the
+     * caller routes them by the new ring (or fails them).
+     */
+    public List<Operation<?>> takeUnsent() {
+        List<Operation<?>> taken = new ArrayList<>();
+        Operation<?> operation;
+        while ((operation = held.poll()) != null) {
+            if (!operation.isDone()) {
+                taken.add(operation);
+            }
+        }
+        return taken;
+    }
+
+    /** An operation a connection closed before writing it: another connection takes it, or it is held, or it fails. */
+    void unsent(Operation<?> operation, MemcachedException error) {
+        if (operation.isDone()) {
+            return;
+        }
+        if (closed || retired) {
+            operation.fail(error);
+            return;
+        }
+        // Already marked failed: straight to where its keys go now, no new connection to a dead server.
+        if (events.rerouteUnsent(operation)) {
+            return;
+        }
+        MemcachedConnection connection = choose();
+        if (connection != null) {
+            connection.send(operation);
+        } else if (!hold(operation) && !events.rerouteUnsent(operation)) {
+            operation.fail(error);
+        }
+    }
+
+    /** A connection opened: what was held goes out on it (or another; or is held again if that one closed meanwhile). */
+    void connected() {
+        takeUnsent().forEach(this::send);
+    }
+
+    private boolean hold(Operation<?> operation) {
+        if (closed || !events.holdUnsent()) {
+            return false;
+        }
+        held.add(operation);
+        // Marked failed (or closed) meanwhile, after the held queue was handed over: do not strand it.
+        if ((closed || !events.holdUnsent()) && held.remove(operation)) {
+            return false;
         }
         return true;
     }
@@ -148,6 +213,8 @@ public final class ConnectionPool {
         if (timedOut > 0) {
             events.timedOut(timedOut);
         }
+        // Held operations never reached the server: their timeouts say nothing about its health.
+        held.removeIf(operation -> operation.isDone() || (operation.expiredAt(nowNanos) && operation.timeOut()));
         if (retired) {
             return;
         }
@@ -173,6 +240,10 @@ public final class ConnectionPool {
         }
         for (MemcachedConnection connection : current) {
             connection.close(reason);
+        }
+        Operation<?> operation;
+        while ((operation = held.poll()) != null) {
+            operation.fail(reason);
         }
     }
 

@@ -277,6 +277,7 @@ final class MemcachedConnection {
             return;
         }
         state = State.OPEN;
+        pool.connected();
         flush(true);
     }
 
@@ -390,7 +391,12 @@ final class MemcachedConnection {
     }
 
     private void failQueued(MemcachedException error) {
-        failAll(outbound, error);
+        // Never written, so never executed: the pool may still deliver them. Written ones may have run.
+        Operation<?> operation;
+        while ((operation = outbound.poll()) != null) {
+            pending.decrementAndGet();
+            pool.unsent(operation, error);
+        }
         failAll(inFlight, error);
     }
 

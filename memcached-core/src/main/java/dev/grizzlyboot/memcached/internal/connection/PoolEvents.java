@@ -1,6 +1,7 @@
 package dev.grizzlyboot.memcached.internal.connection;
 
 import dev.grizzlyboot.memcached.MemcachedException;
+import dev.grizzlyboot.memcached.internal.protocol.Operation;
 
 /**
  * What a {@link ConnectionPool} reports about its server's health, so that failure detection can
@@ -20,4 +21,19 @@ public interface PoolEvents {
 
     /** The server answered a request: it is alive. */
     void answered();
+
+    /**
+     * Whether operations the pool cannot write now (no connection, back-off) should wait in the
+     * pool for the server's fate (it answers again, or is marked failed and they are routed
+     * elsewhere) rather than fail: only when another server could take them.
+     */
+    boolean holdUnsent();
+
+    /**
+     * Routes elsewhere an operation the pool could not write, if its server is already marked
+     * failed and failover applies; the operation was never written, so it runs at most once.
+     *
+     * @return whether the operation was taken (routed, or failed with the routing error)
+     */
+    boolean rerouteUnsent(Operation<?> operation);
 }

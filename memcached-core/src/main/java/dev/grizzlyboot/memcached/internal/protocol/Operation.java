@@ -60,6 +60,15 @@ public abstract class Operation<T> {
         return server;
     }
 
+    /**
+     * The key whose owner this operation goes to, or {@code null} if it is bound to its server
+     * (several keys, or a request for the server itself): only a keyed operation that was never
+     * written can be routed elsewhere when its server fails.
+     */
+    public String routingKey() {
+        return null;
+    }
+
     /** Whether the deadline has passed at {@code nowNanos}. */
     public final boolean expiredAt(long nowNanos) {
         return nowNanos - deadlineNanos >= 0;

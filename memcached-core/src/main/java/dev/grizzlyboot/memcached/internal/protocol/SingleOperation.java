@@ -37,6 +37,11 @@ public final class SingleOperation<T> extends Operation<T> {
     }
 
     @Override
+    public String routingKey() {
+        return key;
+    }
+
+    @Override
     protected String describe() {
         return key == null ? name : name + " '" + key + "'";
     }

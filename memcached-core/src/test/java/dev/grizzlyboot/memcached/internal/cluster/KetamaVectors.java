@@ -17,6 +17,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 import dev.grizzlyboot.memcached.cluster.KetamaNaming;
 import dev.grizzlyboot.memcached.cluster.ServerAddress;
@@ -119,26 +120,16 @@ final class KetamaVectors {
      * index of each of the first keys of {@link #keys()}.
      */
     static Map<Case, List<Integer>> libmemcached() throws IOException {
-        Map<Case, List<Integer>> owners = new LinkedHashMap<>();
         List<Case> cases = new ArrayList<>();
-        List<String> keys = keys();
-        int row = 0;
-        for (String line : lines(LIBMEMCACHED_RESOURCE)) {
-            String[] fields = line.split("\t");
-            if (line.startsWith("# case\t")) {
-                Case c = new Case(fields[1], KetamaNaming.LIBMEMCACHED, ServerAddress.parseAll(List.of(fields[2])),
-                        Arrays.stream(fields[3].split(",")).map(Integer::valueOf).toList());
-                cases.add(c);
-                owners.put(c, new ArrayList<>());
-            } else if (!line.startsWith("#")) {
-                if (!fields[0].equals(keys.get(row))) {
-                    throw new IOException(LIBMEMCACHED_RESOURCE + " row " + row + " has key '" + fields[0] + "', expected '" + keys.get(row) + "'");
-                }
-                for (int c = 0; c < cases.size(); c++) {
-                    owners.get(cases.get(c)).add(Integer.parseInt(fields[c + 1]));
-                }
-                row++;
+        List<int[]> rows = rows(LIBMEMCACHED_RESOURCE, comment -> {
+            if (comment[0].equals("# case")) {
+                cases.add(new Case(comment[1], KetamaNaming.LIBMEMCACHED, ServerAddress.parseAll(List.of(comment[2])),
+                        Arrays.stream(comment[3].split(",")).map(Integer::valueOf).toList()));
             }
+        });
+        Map<Case, List<Integer>> owners = new LinkedHashMap<>();
+        for (int c = 0; c < cases.size(); c++) {
+            owners.put(cases.get(c), column(rows, c));
         }
         return owners;
     }
@@ -160,25 +151,39 @@ final class KetamaVectors {
 
     /** The shipped answers: case name to owner index per key, in {@link #keys()} order. */
     static Map<String, List<Integer>> read() throws IOException {
+        List<int[]> rows = rows(RESOURCE, comment -> { });
         Map<String, List<Integer>> owners = new LinkedHashMap<>();
-        List<String> names = cases().stream().map(Case::name).toList();
-        names.forEach(name -> owners.put(name, new ArrayList<>(KEYS)));
-        List<String> keys = keys();
-        int row = 0;
-        for (String line : lines(RESOURCE)) {
-            if (line.startsWith("#")) {
-                continue;
-            }
-            String[] fields = line.split("\t");
-            if (!fields[0].equals(keys.get(row))) {
-                throw new IOException(RESOURCE + " row " + row + " has key '" + fields[0] + "', expected '" + keys.get(row) + "'");
-            }
-            for (int c = 0; c < names.size(); c++) {
-                owners.get(names.get(c)).add(Integer.parseInt(fields[c + 1]));
-            }
-            row++;
+        List<Case> cases = cases();
+        for (int c = 0; c < cases.size(); c++) {
+            owners.put(cases.get(c).name(), column(rows, c));
         }
         return owners;
+    }
+
+    /**
+     * The owner columns of each row of a vectors file, whose first field must be the row's key
+     * of {@link #keys()}; comment lines (split at tabs) go to {@code comments}.
+     */
+    private static List<int[]> rows(String resource, Consumer<String[]> comments) throws IOException {
+        List<String> keys = keys();
+        List<int[]> rows = new ArrayList<>();
+        for (String line : lines(resource)) {
+            String[] fields = line.split("\t");
+            if (line.startsWith("#")) {
+                comments.accept(fields);
+                continue;
+            }
+            if (!fields[0].equals(keys.get(rows.size()))) {
+                throw new IOException(resource + " row " + rows.size() + " has key '" + fields[0] + "', expected '"
+                        + keys.get(rows.size()) + "'");
+            }
+            rows.add(Arrays.stream(fields, 1, fields.length).mapToInt(Integer::parseInt).toArray());
+        }
+        return rows;
+    }
+
+    private static List<Integer> column(List<int[]> rows, int index) {
+        return rows.stream().map(row -> row[index]).toList();
     }
 
     private static List<String> lines(String resource) throws IOException {

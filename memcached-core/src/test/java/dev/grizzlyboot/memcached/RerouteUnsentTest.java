@@ -1,0 +1,134 @@
+package dev.grizzlyboot.memcached;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
+
+import dev.grizzlyboot.testsupport.MemcachedExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * A server that dies with one request written and more queued behind it (a fake server that
+ * closes its connection and stops listening on its first request, next to a real memcached):
+ * only the written request fails; the queued ones, never written, are held until the server is
+ * marked failed and then go to the next server on the ring, where they run once. When the server
+ * takes a new connection at once, they stay with it.
+ */
+class RerouteUnsentTest {
+
+    private static final int QUEUED = 20;
+
+    @RegisterExtension
+    static MemcachedExtension memcached = MemcachedExtension.server();
+
+    @Test
+    void onlyTheRequestWrittenToTheDeadServerFailsTheQueuedOnesGoToTheNextServer() throws Exception {
+        AtomicReference<FakeServer> dying = new AtomicReference<>();
+        // Takes one connection and stops listening (so reconnects are refused), answers the warm-up
+        // read on it, then hangs up on the next request.
+        dying.set(new FakeServer(connection -> {
+            closeQuietly(dying.get());
+            return answerOnceThenHangUp();
+        }));
+        try (FakeServer server = dying.get();
+                MemcachedClient client = client(server)) {
+            List<String> keys = keysOwnedBy(client, server, "reroute-");
+            List<CompletableFuture<Void>> sets = writeOneThenQueueTheRest(client, server, keys);
+            assertOnlyTheWrittenOneFails(sets);
+            assertThat(server.receivedKeys()).as("what reached the dead server").containsExactly(keys.get(0), keys.get(0));
+            assertThat(server.connectionsAccepted()).isEqualTo(1);
+            assertThat(client.serverStates().get(0).failed()).isTrue();
+            for (String key : keys.subList(1, keys.size())) {
+                assertThat(memcached.first().textCommand("get " + key)).as(key).contains("value-" + key);
+            }
+            assertThat(memcached.first().textCommand("get " + keys.get(0))).noneMatch(line -> line.contains("value-"));
+        }
+    }
+
+    @Test
+    void queuedRequestsStayWithTheirServerWhenItTakesANewConnectionAtOnce() throws Exception {
+        // The first connection answers the warm-up read and hangs up on the next request; the
+        // server keeps listening, and its next connection answers every set with success.
+        try (FakeServer server = new FakeServer(connection -> {
+                    if (connection > 0) {
+                        return (out, opaque) -> {
+                            out.write(FakeServer.response(0x01, 0, opaque, new byte[0], new byte[0]));
+                            return true;
+                        };
+                    }
+                    return answerOnceThenHangUp();
+                });
+                MemcachedClient client = client(server)) {
+            List<String> keys = keysOwnedBy(client, server, "stay-");
+            List<CompletableFuture<Void>> sets = writeOneThenQueueTheRest(client, server, keys);
+            assertOnlyTheWrittenOneFails(sets);
+            // Each queued set reached its own server once, on the new connection; none went elsewhere.
+            assertThat(server.connectionsAccepted()).isEqualTo(2);
+            assertThat(server.receivedKeys()).containsExactlyInAnyOrderElementsOf(
+                    Stream.concat(Stream.of(keys.get(0)), keys.stream()).toList());
+            assertThat(client.serverStates().get(0).failed()).isFalse();
+            for (String key : keys) {
+                assertThat(memcached.first().textCommand("get " + key)).as(key).noneMatch(line -> line.contains("value-"));
+            }
+        }
+    }
+
+    /** The fake server first, then the real one; one connection each, so requests queue on it. */
+    private static MemcachedClient client(FakeServer server) {
+        return MemcachedClient.builder().servers(server.address(), memcached.first().address())
+                .connectionsPerServer(1, 1).operationTimeout(Duration.ofSeconds(3)).build();
+    }
+
+    /** Answers the warm-up read, then hangs up on the next request. */
+    private static FakeServer.Behaviour answerOnceThenHangUp() {
+        int[] seen = {0};
+        return (out, opaque) -> ++seen[0] == 1 && FakeServer.MISS.answer(out, opaque);
+    }
+
+    private static void assertOnlyTheWrittenOneFails(List<CompletableFuture<Void>> sets) {
+        assertThatThrownBy(sets.get(0)::join).cause().isInstanceOf(MemcachedConnectionException.class);
+        sets.subList(1, sets.size()).forEach(CompletableFuture::join);
+    }
+
+    /**
+     * Reads once (the connection is then open), sets the first key and waits until the server has
+     * it (so it was written alone), then sets the rest: they queue behind it, or, once the server
+     * has hung up, go to the pool. Either way none of them is written on the first connection.
+     */
+    private static List<CompletableFuture<Void>> writeOneThenQueueTheRest(MemcachedClient client, FakeServer server,
+            List<String> keys) {
+        assertThat(client.get(keys.get(0)).join()).isNull();
+        List<CompletableFuture<Void>> sets = new ArrayList<>();
+        sets.add(client.set(keys.get(0), "value-" + keys.get(0), Duration.ZERO));
+        await().atMost(Duration.ofSeconds(5)).until(() -> server.receivedKeys().size() == 2);
+        keys.subList(1, keys.size()).forEach(key -> sets.add(client.set(key, "value-" + key, Duration.ZERO)));
+        return sets;
+    }
+
+    private static List<String> keysOwnedBy(MemcachedClient client, FakeServer server, String prefix) {
+        List<String> keys = new ArrayList<>();
+        for (int i = 0; keys.size() < QUEUED + 1; i++) {
+            if (client.ownerOf(prefix + i).toString().equals(server.address())) {
+                keys.add(prefix + i);
+            }
+        }
+        return keys;
+    }
+
+    private static void closeQuietly(FakeServer server) {
+        try {
+            server.close();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
