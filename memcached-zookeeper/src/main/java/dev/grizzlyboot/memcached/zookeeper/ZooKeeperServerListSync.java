@@ -42,10 +42,13 @@ public final class ZooKeeperServerListSync implements AutoCloseable {
 
     private final BarrierMember member;
     private final CuratorFramework ownedCurator;
+    /** {@code null} without a meter registry. */
+    private final SyncMeters meters;
 
-    private ZooKeeperServerListSync(BarrierMember member, CuratorFramework ownedCurator) {
+    private ZooKeeperServerListSync(BarrierMember member, CuratorFramework ownedCurator, SyncMeters meters) {
         this.member = member;
         this.ownedCurator = ownedCurator;
+        this.meters = meters;
     }
 
     /** A builder; a connect string or a Curator client is the only required setting. */
@@ -90,6 +93,9 @@ public final class ZooKeeperServerListSync implements AutoCloseable {
     @Override
     public void close() {
         member.close();
+        if (meters != null) {
+            meters.close();
+        }
         if (ownedCurator != null) {
             ownedCurator.close();
         }
@@ -198,7 +204,8 @@ public final class ZooKeeperServerListSync implements AutoCloseable {
         /**
          * Publishes this member's meters to {@code registry} (default: none; Micrometer is an optional
          * dependency): {@code memcached.zookeeper.switches}, {@code memcached.zookeeper.commit.skew}
-         * and {@code memcached.zookeeper.clock.offset}, tagged with the cluster name.
+         * and {@code memcached.zookeeper.clock.offset}, tagged with the cluster name, removed by
+         * {@link ZooKeeperServerListSync#close()}.
          */
         public Builder meterRegistry(MeterRegistry registry) {
             this.meterRegistry = Objects.requireNonNull(registry, "meterRegistry");
@@ -252,7 +259,7 @@ public final class ZooKeeperServerListSync implements AutoCloseable {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            return new ZooKeeperServerListSync(member, owned);
+            return new ZooKeeperServerListSync(member, owned, meters);
         }
 
         private static String defaultMemberId() {
