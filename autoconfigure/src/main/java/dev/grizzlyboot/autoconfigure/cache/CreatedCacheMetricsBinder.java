@@ -7,6 +7,7 @@ import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.cache.metrics.CacheMetricsRegistrar;
+import org.springframework.util.StringUtils;
 
 /**
  * Binds the meters of caches that a {@link MemcachedCacheManager} creates after start-up, with the
@@ -44,7 +45,7 @@ final class CreatedCacheMetricsBinder implements SmartInitializingSingleton {
     /** Boot's name for a cache manager bean: its bean name less a {@code cacheManager} suffix. */
     private static String managerName(String beanName) {
         if (beanName.length() > CACHE_MANAGER_SUFFIX.length()
-                && beanName.toLowerCase().endsWith(CACHE_MANAGER_SUFFIX.toLowerCase())) {
+                && StringUtils.endsWithIgnoreCase(beanName, CACHE_MANAGER_SUFFIX)) {
             return beanName.substring(0, beanName.length() - CACHE_MANAGER_SUFFIX.length());
         }
         return beanName;

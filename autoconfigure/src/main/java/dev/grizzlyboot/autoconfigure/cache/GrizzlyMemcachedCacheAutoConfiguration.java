@@ -34,8 +34,8 @@ import org.springframework.context.annotation.Conditional;
  * {@code spring.cache.cache-names} fixes the set of caches; {@link CacheManagerCustomizer} beans
  * are applied as Boot applies them. A {@link MemcachedCacheConfiguration} bean of the application
  * replaces the {@code grizzly.memcached.cache.*} defaults (as a {@code RedisCacheConfiguration} bean
- * does for Redis); the per-cache settings under {@code caches} still apply over it. Spring calls it once, at start-up; the manager it builds is
- * thread-safe.
+ * does for Redis); the per-cache settings under {@code caches} still apply over it. Spring calls it
+ * once, at start-up; the manager it builds is thread-safe.
  */
 @AutoConfiguration(before = CacheAutoConfiguration.class, after = GrizzlyMemcachedAutoConfiguration.class)
 @ConditionalOnClass({ CacheManager.class, CacheManagerCustomizers.class, MemcachedCacheManager.class })

@@ -12,8 +12,8 @@ class InvalidServerListFailureAnalyzer extends AbstractFailureAnalyzer<InvalidSe
 
     @Override
     protected FailureAnalysis analyze(Throwable rootFailure, InvalidServerListException cause) {
-        String description = "The memcached server list in 'grizzly.memcached.servers' is not valid.%n%n    Value: %s%n    Reason: %s"
-                .formatted(String.join(",", cause.servers()), cause.reason());
+        String description = ("The memcached server list in 'grizzly.memcached.servers' is not valid.%n%n"
+                + "    Value: %s%n    Reason: %s").formatted(String.join(",", cause.servers()), cause.reason());
         String action = """
                 Set 'grizzly.memcached.servers' to memcached servers as host:port, separated by commas or as a YAML \
                 list, each server once, for example 127.0.0.1:11211,127.0.0.1:11212. A host alone means port 11211; \

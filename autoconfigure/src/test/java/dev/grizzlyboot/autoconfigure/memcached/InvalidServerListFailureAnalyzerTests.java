@@ -26,7 +26,7 @@ class InvalidServerListFailureAnalyzerTests {
         assertThat(output).contains("APPLICATION FAILED TO START",
                 "The memcached server list in 'grizzly.memcached.servers' is not valid.",
                 "Value: 127.0.0.1:11211,127.0.0.1:not-a-port", "not-a-port",
-                "Set 'grizzly.memcached.servers' to memcached servers as host:port");
+                "Set 'grizzly.memcached.servers' to memcached servers as host:port").doesNotContain("%n");
     }
 
     @Test

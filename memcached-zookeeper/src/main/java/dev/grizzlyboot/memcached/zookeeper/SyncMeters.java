@@ -23,6 +23,7 @@ final class SyncMeters implements Consumer<SyncState> {
     private final String cluster;
     private final Counter switches;
     private final Timer commitSkew;
+    private Gauge clockOffset;
     /** T of the last commit measured, so an adoption of an older list is not taken for a commit. */
     private long measuredCommitAt;
 
@@ -42,10 +43,19 @@ final class SyncMeters implements Consumer<SyncState> {
     }
 
     /** Publishes the clock offset of the member whose state {@code state} reads. */
-    void watchClockOffset(Supplier<SyncState> state) {
-        Gauge.builder("memcached.zookeeper.clock.offset", state, current -> current.get().clockOffsetMillis())
+    synchronized void watchClockOffset(Supplier<SyncState> state) {
+        clockOffset = Gauge.builder("memcached.zookeeper.clock.offset", state, current -> current.get().clockOffsetMillis())
                 .tag("cluster", cluster).baseUnit("milliseconds").strongReference(true)
                 .description("ZooKeeper's clock minus this member's clock").register(registry);
+    }
+
+    /** Removes this member's meters from the registry (the sync is closed). */
+    synchronized void close() {
+        registry.remove(switches);
+        registry.remove(commitSkew);
+        if (clockOffset != null) {
+            registry.remove(clockOffset);
+        }
     }
 
     /** Counts a switch and, when it was a commit at a new T, how late it came. */

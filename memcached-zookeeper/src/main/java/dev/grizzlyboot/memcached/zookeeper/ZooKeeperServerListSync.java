@@ -43,11 +43,15 @@ public final class ZooKeeperServerListSync implements AutoCloseable {
     private final BarrierMember member;
     private final ClusterInspector inspector;
     private final CuratorFramework ownedCurator;
+    /** {@code null} without a meter registry. */
+    private final SyncMeters meters;
 
-    private ZooKeeperServerListSync(BarrierMember member, ClusterInspector inspector, CuratorFramework ownedCurator) {
+    private ZooKeeperServerListSync(BarrierMember member, ClusterInspector inspector, CuratorFramework ownedCurator,
+            SyncMeters meters) {
         this.member = member;
         this.inspector = inspector;
         this.ownedCurator = ownedCurator;
+        this.meters = meters;
     }
 
     /** A builder; a connect string or a Curator client is the only required setting. */
@@ -107,6 +111,9 @@ public final class ZooKeeperServerListSync implements AutoCloseable {
     @Override
     public void close() {
         member.close();
+        if (meters != null) {
+            meters.close();
+        }
         if (ownedCurator != null) {
             ownedCurator.close();
         }
@@ -215,7 +222,8 @@ public final class ZooKeeperServerListSync implements AutoCloseable {
         /**
          * Publishes this member's meters to {@code registry} (default: none; Micrometer is an optional
          * dependency): {@code memcached.zookeeper.switches}, {@code memcached.zookeeper.commit.skew}
-         * and {@code memcached.zookeeper.clock.offset}, tagged with the cluster name.
+         * and {@code memcached.zookeeper.clock.offset}, tagged with the cluster name, removed by
+         * {@link ZooKeeperServerListSync#close()}.
          */
         public Builder meterRegistry(MeterRegistry registry) {
             this.meterRegistry = Objects.requireNonNull(registry, "meterRegistry");
@@ -269,7 +277,7 @@ public final class ZooKeeperServerListSync implements AutoCloseable {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            return new ZooKeeperServerListSync(member, new ClusterInspector(zk, settings), owned);
+            return new ZooKeeperServerListSync(member, new ClusterInspector(zk, settings), owned, meters);
         }
 
         private static String defaultMemberId() {

@@ -49,6 +49,7 @@ class SyncMetersTest {
             assertThat(secondMeters.get("memcached.zookeeper.clock.offset").tag("cluster", "metered").gauge().value())
                     .isEqualTo(second.state().clockOffsetMillis());
         }
+        assertThat(secondMeters.getMeters()).as("meters left after close").isEmpty();
     }
 
     private static double switches(MeterRegistry registry) {
