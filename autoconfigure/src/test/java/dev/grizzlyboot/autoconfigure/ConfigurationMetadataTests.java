@@ -35,7 +35,16 @@ class ConfigurationMetadataTests {
                 "grizzly.memcached.cache.default-ttl", "grizzly.memcached.cache.ttl-jitter",
                 "grizzly.memcached.cache.key-prefix", "grizzly.memcached.cache.cache-null-values",
                 "grizzly.memcached.cache.propagate-errors", "grizzly.memcached.cache.caches");
-        assertThat(properties().keySet()).allMatch(name -> name.startsWith("grizzly.memcached."));
+        assertThat(properties()).containsKeys("grizzly.memcached.zookeeper.connect-string",
+                "grizzly.memcached.zookeeper.root", "grizzly.memcached.zookeeper.cluster",
+                "grizzly.memcached.zookeeper.member-id", "grizzly.memcached.zookeeper.commit-delay",
+                "grizzly.memcached.zookeeper.prepare-timeout", "grizzly.memcached.zookeeper.session-timeout",
+                "grizzly.memcached.zookeeper.connection-timeout", "grizzly.memcached.zookeeper.auth.scheme",
+                "grizzly.memcached.zookeeper.auth.credentials", "management.endpoint.memcached.access",
+                "management.health.memcached.enabled", "management.health.memcached-zookeeper.enabled");
+        // Besides our own, only the Spring Boot conventions for our endpoint and health contributors.
+        assertThat(properties().keySet()).allMatch(name -> name.startsWith("grizzly.memcached.")
+                || name.startsWith("management.endpoint.memcached.") || name.startsWith("management.health.memcached"));
     }
 
     private static Map<String, ConfigurationMetadataProperty> properties() throws IOException {
