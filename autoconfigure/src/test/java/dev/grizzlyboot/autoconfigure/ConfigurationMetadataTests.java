@@ -40,8 +40,17 @@ class ConfigurationMetadataTests {
                 "grizzly.thrift.server.worker-threads", "grizzly.thrift.server.selector-threads",
                 "grizzly.thrift.server.max-frame-size", "grizzly.thrift.server.idle-timeout",
                 "grizzly.thrift.server.ssl.bundle", "grizzly.thrift.server.ssl.client-auth", "grizzly.thrift.clients");
-        assertThat(properties().keySet())
-                .allMatch(name -> name.startsWith("grizzly.memcached.") || name.startsWith("grizzly.thrift."));
+        assertThat(properties()).containsKeys("grizzly.memcached.zookeeper.connect-string",
+                "grizzly.memcached.zookeeper.root", "grizzly.memcached.zookeeper.cluster",
+                "grizzly.memcached.zookeeper.member-id", "grizzly.memcached.zookeeper.commit-delay",
+                "grizzly.memcached.zookeeper.prepare-timeout", "grizzly.memcached.zookeeper.session-timeout",
+                "grizzly.memcached.zookeeper.connection-timeout", "grizzly.memcached.zookeeper.auth.scheme",
+                "grizzly.memcached.zookeeper.auth.credentials", "management.endpoint.memcached.access",
+                "management.health.memcached.enabled", "management.health.memcached-zookeeper.enabled");
+        // Besides our own, only the Spring Boot conventions for our endpoint and health contributors.
+        assertThat(properties().keySet()).allMatch(name -> name.startsWith("grizzly.memcached.")
+                || name.startsWith("grizzly.thrift.") || name.startsWith("management.endpoint.memcached.")
+                || name.startsWith("management.health.memcached") || name.startsWith("management.health.thrift"));
     }
 
     private static Map<String, ConfigurationMetadataProperty> properties() throws IOException {
