@@ -35,6 +35,8 @@ class ConfigurationMetadataTests {
                 "grizzly.memcached.cache.default-ttl", "grizzly.memcached.cache.ttl-jitter",
                 "grizzly.memcached.cache.key-prefix", "grizzly.memcached.cache.cache-null-values",
                 "grizzly.memcached.cache.propagate-errors", "grizzly.memcached.cache.caches");
+        assertThat(properties()).containsKeys("grizzly.memcached.username", "grizzly.memcached.password",
+                "grizzly.memcached.ssl.bundle", "grizzly.memcached.ssl.enabled", "grizzly.memcached.ssl.verify-hostname");
         assertThat(properties().keySet()).allMatch(name -> name.startsWith("grizzly.memcached."));
     }
 
