@@ -47,6 +47,8 @@ class ConfigurationMetadataTests {
                 "grizzly.memcached.zookeeper.connection-timeout", "grizzly.memcached.zookeeper.auth.scheme",
                 "grizzly.memcached.zookeeper.auth.credentials", "management.endpoint.memcached.access",
                 "management.health.memcached.enabled", "management.health.memcached-zookeeper.enabled");
+        assertThat(properties()).containsKeys("grizzly.memcached.username", "grizzly.memcached.password",
+                "grizzly.memcached.ssl.bundle", "grizzly.memcached.ssl.enabled", "grizzly.memcached.ssl.verify-hostname");
         // Besides our own, only the Spring Boot conventions for our endpoint and health contributors.
         assertThat(properties().keySet()).allMatch(name -> name.startsWith("grizzly.memcached.")
                 || name.startsWith("grizzly.thrift.") || name.startsWith("management.endpoint.memcached.")

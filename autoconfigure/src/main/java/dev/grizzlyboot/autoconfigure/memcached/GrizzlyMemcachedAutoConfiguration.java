@@ -8,12 +8,14 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.ssl.SslBundle;
+import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.io.ResourceLoader;
 
 /**
- * Creates the {@link MemcachedClient} from {@link MemcachedConnectionDetails} and the
- * {@code grizzly.memcached.*} properties. Backs off when the application defines its own client;
+ * Creates the {@link MemcachedClient} from {@link MemcachedConnectionDetails} (servers, SASL
+ * login, SSL bundle) and the {@code grizzly.memcached.*} properties. Backs off when the application defines its own client;
  * a {@link MemcachedConnectionDetails} bean of the application replaces the configured servers.
  * Spring calls it once, at start-up; the client it builds is thread-safe and closed with the context.
  */
@@ -24,15 +26,16 @@ public final class GrizzlyMemcachedAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean(MemcachedConnectionDetails.class)
-    PropertiesMemcachedConnectionDetails memcachedConnectionDetails(GrizzlyMemcachedProperties properties) {
-        return new PropertiesMemcachedConnectionDetails(properties);
+    PropertiesMemcachedConnectionDetails memcachedConnectionDetails(GrizzlyMemcachedProperties properties,
+            ObjectProvider<SslBundles> sslBundles) {
+        return new PropertiesMemcachedConnectionDetails(properties, sslBundles.getIfAvailable());
     }
 
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
     MemcachedClient memcachedClient(GrizzlyMemcachedProperties properties, MemcachedConnectionDetails connectionDetails,
-            ObjectProvider<MemcachedClientBuilderCustomizer> customizers, BeanFactory beanFactory,
-            ResourceLoader resourceLoader) {
+            ObjectProvider<MemcachedClientBuilderCustomizer> customizers, ObjectProvider<SslBundles> sslBundles,
+            BeanFactory beanFactory, ResourceLoader resourceLoader) {
         MemcachedClientBuilder builder = MemcachedClient.builder()
                 .serverAddresses(connectionDetails.getServers())
                 .operationTimeout(properties.getOperationTimeout())
@@ -68,7 +71,29 @@ public final class GrizzlyMemcachedAutoConfiguration {
         if (nearCache.isEnabled()) {
             builder.nearCache(nearCache.getTtl(), nearCache.getMaxEntries());
         }
+        security(builder, properties, connectionDetails, sslBundles);
         customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
         return builder.build();
+    }
+
+    private static void security(MemcachedClientBuilder builder, GrizzlyMemcachedProperties properties,
+            MemcachedConnectionDetails connectionDetails, ObjectProvider<SslBundles> sslBundles) {
+        String username = connectionDetails.getUsername();
+        if (username != null) {
+            if (connectionDetails.getPassword() == null) {
+                throw new IllegalStateException("memcached user '" + username + "' has no password: set grizzly.memcached.password");
+            }
+            builder.authentication(username, connectionDetails.getPassword());
+        }
+        SslBundle bundle = connectionDetails.getSslBundle();
+        if (bundle != null) {
+            BundleSslContext context = new BundleSslContext(bundle);
+            String bundleName = properties.getSsl().getBundle();
+            // Only a bundle named in our properties is known to be the one the details returned.
+            if (connectionDetails instanceof PropertiesMemcachedConnectionDetails && bundleName != null) {
+                sslBundles.getObject().addBundleUpdateHandler(bundleName, context::update);
+            }
+            builder.tls(context, properties.getSsl().isVerifyHostname());
+        }
     }
 }

@@ -56,6 +56,14 @@ public class GrizzlyMemcachedProperties {
 
     private final Cache cache = new Cache();
 
+    /** SASL PLAIN user every connection logs in as (memcached -S). Unset: no login. */
+    private String username;
+
+    /** Password of the SASL user. */
+    private String password;
+
+    private final Ssl ssl = new Ssl();
+
     public List<String> getServers() {
         return servers;
     }
@@ -130,6 +138,26 @@ public class GrizzlyMemcachedProperties {
 
     public Cache getCache() {
         return cache;
+    }
+
+    public String getUsername() {
+        return username;
+    }
+
+    public void setUsername(String username) {
+        this.username = username;
+    }
+
+    public String getPassword() {
+        return password;
+    }
+
+    public void setPassword(String password) {
+        this.password = password;
+    }
+
+    public Ssl getSsl() {
+        return ssl;
     }
 
     /** How keys are spread over the servers and what happens when one fails. */
@@ -536,6 +564,49 @@ public class GrizzlyMemcachedProperties {
 
         public void setCacheNullValues(Boolean cacheNullValues) {
             this.cacheNullValues = cacheNullValues;
+        }
+    }
+
+    /** TLS to memcached started with -Z. */
+    public static class Ssl {
+
+        /**
+         * Whether to speak TLS. Default: on when a bundle is set. Turned on without a bundle, the
+         * JVM's default trust store decides which servers are trusted.
+         */
+        private Boolean enabled;
+
+        /**
+         * SSL bundle (spring.ssl.bundle.*) with the CAs to trust and, for mutual TLS, the client
+         * certificate. New connections pick up a reloaded bundle.
+         */
+        private String bundle;
+
+        /** Whether the server's certificate must name the host as configured in servers. */
+        private boolean verifyHostname = true;
+
+        public boolean isEnabled() {
+            return enabled != null ? enabled : bundle != null;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public String getBundle() {
+            return bundle;
+        }
+
+        public void setBundle(String bundle) {
+            this.bundle = bundle;
+        }
+
+        public boolean isVerifyHostname() {
+            return verifyHostname;
+        }
+
+        public void setVerifyHostname(boolean verifyHostname) {
+            this.verifyHostname = verifyHostname;
         }
     }
 }

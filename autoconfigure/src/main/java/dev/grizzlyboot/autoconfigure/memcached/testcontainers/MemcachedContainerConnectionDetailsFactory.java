@@ -4,6 +4,7 @@ import java.util.List;
 
 import dev.grizzlyboot.autoconfigure.memcached.MemcachedConnectionDetails;
 import dev.grizzlyboot.memcached.cluster.ServerAddress;
+import org.springframework.boot.ssl.SslBundle;
 import org.springframework.boot.testcontainers.service.connection.ContainerConnectionDetailsFactory;
 import org.springframework.boot.testcontainers.service.connection.ContainerConnectionSource;
 import org.testcontainers.containers.Container;
@@ -41,6 +42,12 @@ class MemcachedContainerConnectionDetailsFactory
         public List<ServerAddress> getServers() {
             Container<?> container = getContainer();
             return List.of(new ServerAddress(container.getHost(), container.getMappedPort(MEMCACHED_PORT)));
+        }
+
+        /** The bundle of the container's {@code @Ssl...} annotations, if any (memcached then runs with -Z). */
+        @Override
+        public SslBundle getSslBundle() {
+            return super.getSslBundle();
         }
     }
 }
