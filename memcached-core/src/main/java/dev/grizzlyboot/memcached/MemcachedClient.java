@@ -1,18 +1,12 @@
 package dev.grizzlyboot.memcached;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Function;
-import java.util.function.Supplier;
 
-import dev.grizzlyboot.memcached.Dispatch.Routing;
 import dev.grizzlyboot.memcached.cluster.ServerAddress;
 import dev.grizzlyboot.memcached.cluster.ServerDetails;
 import dev.grizzlyboot.memcached.cluster.ServerListChange;
@@ -26,10 +20,6 @@ import dev.grizzlyboot.memcached.internal.connection.ConnectionSecurity;
 import dev.grizzlyboot.memcached.internal.connection.PoolSettings;
 import dev.grizzlyboot.memcached.internal.connection.Sweeper;
 import dev.grizzlyboot.memcached.internal.protocol.Opcode;
-import dev.grizzlyboot.memcached.internal.protocol.Request;
-import dev.grizzlyboot.memcached.internal.protocol.ResponseHandler;
-import dev.grizzlyboot.memcached.internal.protocol.StatsOperation;
-import dev.grizzlyboot.memcached.transcoder.CachedData;
 import dev.grizzlyboot.memcached.transcoder.Transcoder;
 
 /**
@@ -52,14 +42,10 @@ import dev.grizzlyboot.memcached.transcoder.Transcoder;
  */
 public final class MemcachedClient implements AutoCloseable {
 
-    /** The expiration that tells INCREMENT/DECREMENT not to create a missing key. */
-    private static final int NO_AUTO_CREATE = 0xFFFFFFFF;
-
     private final ClientTransport transport;
     private final Sweeper sweeper;
     private final Cluster cluster;
-    private final Dispatch dispatch;
-    private final ValueEncoder values;
+    private final Commands commands;
     private final Transcoder<Object> transcoder;
     private final NearCache near;
     private final BlockingMemcachedClient blocking;
@@ -71,7 +57,6 @@ public final class MemcachedClient implements AutoCloseable {
             ConnectionSecurity security) {
         this.meters = meters;
         this.near = near;
-        this.values = new ValueEncoder(maxItemSize);
         this.transcoder = transcoder;
         // Room for a value of maxItemSize plus its key and extras; anything bigger is not memcached talking.
         this.transport = new ClientTransport(ioStrategy, ioThreads, workerThreads, maxItemSize + 64 * 1024, security);
@@ -81,7 +66,8 @@ public final class MemcachedClient implements AutoCloseable {
                 operationTimeout.multipliedBy(2));
         cluster.maintain(System.nanoTime());
         meters.bind(cluster, near);
-        this.dispatch = new Dispatch(cluster, operationTimeout.toNanos(), near, meters);
+        this.commands = new Commands(cluster, new Dispatch(cluster, operationTimeout.toNanos(), near, meters),
+                new ValueEncoder(maxItemSize), near);
         this.sweeper = new Sweeper(Duration.ofMillis(Math.max(1, Math.min(10, operationTimeout.toMillis() / 10))),
                 cluster::maintain);
         this.blocking = new BlockingMemcachedClient(this, operationTimeout);
@@ -196,15 +182,7 @@ public final class MemcachedClient implements AutoCloseable {
      * With a near cache, a local copy is used when there is one.
      */
     public <T> CompletableFuture<T> get(String key, Transcoder<T> valueTranscoder) {
-        CachedData local = key == null ? null : near.get(key);
-        if (local != null) {
-            try {
-                return CompletableFuture.completedFuture(valueTranscoder.decode(local));
-            } catch (RuntimeException e) {
-                return CompletableFuture.failedFuture(new TranscoderException("get '" + key + "': could not decode the near-cache copy", e));
-            }
-        }
-        return getFresh(key, valueTranscoder);
+        return commands.get(key, valueTranscoder);
     }
 
     /**
@@ -212,12 +190,7 @@ public final class MemcachedClient implements AutoCloseable {
      * then keeps the fresh value); without a near cache, the same as {@link #get(String)}.
      */
     public CompletableFuture<Object> getFresh(String key) {
-        return getFresh(key, transcoder);
-    }
-
-    private <T> CompletableFuture<T> getFresh(String key, Transcoder<T> valueTranscoder) {
-        return dispatch.single("get", key, k -> Request.keyed(Opcode.GET, k),
-                Answers.valueOrNull(valueTranscoder, near, key, near.epoch()));
+        return commands.getFresh(key, transcoder);
     }
 
     /** The value of a key with its CAS token, or {@code null} if it is not stored. */
@@ -227,25 +200,17 @@ public final class MemcachedClient implements AutoCloseable {
 
     /** The value of a key, decoded by {@code valueTranscoder}, with its CAS token, or {@code null}. */
     public <T> CompletableFuture<CasValue<T>> gets(String key, Transcoder<T> valueTranscoder) {
-        return dispatch.single("gets", key, k -> Request.keyed(Opcode.GET, k), Answers.casValueOrNull(valueTranscoder));
+        return commands.gets(key, valueTranscoder);
     }
 
     /** The value of a key, or {@code null}, and resets its expiry to {@code expiry} when found. */
     public CompletableFuture<Object> getAndTouch(String key, Duration expiry) {
-        return reported(() -> {
-            int wireExpiry = Expiry.toWire(expiry);
-            return dispatch.single("getAndTouch", key, k -> Request.touch(Opcode.GAT, k, wireExpiry),
-                    Answers.valueOrNull(transcoder, near, null, 0));
-        });
+        return commands.getAndTouch(key, expiry, transcoder);
     }
 
     /** Resets the expiry of a key; {@code false} if the key is not stored. */
     public CompletableFuture<Boolean> touch(String key, Duration expiry) {
-        return reported(() -> {
-            int wireExpiry = Expiry.toWire(expiry);
-            return dispatch.write("touch", key, k -> Request.touch(Opcode.TOUCH, k, wireExpiry),
-                    Answers.falseOn(ServerStatus.KEY_NOT_FOUND));
-        });
+        return commands.touch(key, expiry);
     }
 
     // ---- writes ---------------------------------------------------------------------------------
@@ -260,18 +225,18 @@ public final class MemcachedClient implements AutoCloseable {
 
     /** Stores a value encoded by {@code valueTranscoder}. */
     public <T> CompletableFuture<Void> set(String key, T value, Duration expiry, Transcoder<? super T> valueTranscoder) {
-        return store("set", Opcode.SET, key, value, expiry, 0, valueTranscoder, Answers.okOrError());
+        return commands.store("set", Opcode.SET, key, value, expiry, 0, valueTranscoder, Answers.okOrError());
     }
 
     /** Stores a value only if the key is not stored yet; {@code false} if it already is. */
     public CompletableFuture<Boolean> add(String key, Object value, Duration expiry) {
-        return store("add", Opcode.ADD, key, value, expiry, 0, transcoder,
+        return commands.store("add", Opcode.ADD, key, value, expiry, 0, transcoder,
                 Answers.falseOn(ServerStatus.KEY_EXISTS, ServerStatus.ITEM_NOT_STORED));
     }
 
     /** Stores a value only if the key is already stored; {@code false} if it is not. */
     public CompletableFuture<Boolean> replace(String key, Object value, Duration expiry) {
-        return store("replace", Opcode.REPLACE, key, value, expiry, 0, transcoder,
+        return commands.store("replace", Opcode.REPLACE, key, value, expiry, 0, transcoder,
                 Answers.falseOn(ServerStatus.KEY_NOT_FOUND, ServerStatus.ITEM_NOT_STORED));
     }
 
@@ -280,12 +245,12 @@ public final class MemcachedClient implements AutoCloseable {
      * stored flags are kept, so append strings to strings); {@code false} if the key is not stored.
      */
     public CompletableFuture<Boolean> append(String key, Object value) {
-        return concat("append", Opcode.APPEND, key, value);
+        return commands.concat("append", Opcode.APPEND, key, value, transcoder);
     }
 
     /** Prepends bytes to a stored value, as {@link #append} appends; {@code false} if the key is not stored. */
     public CompletableFuture<Boolean> prepend(String key, Object value) {
-        return concat("prepend", Opcode.PREPEND, key, value);
+        return commands.concat("prepend", Opcode.PREPEND, key, value, transcoder);
     }
 
     /**
@@ -295,22 +260,12 @@ public final class MemcachedClient implements AutoCloseable {
      * check" and store unconditionally, creating a missing key.
      */
     public CompletableFuture<CasResult> cas(String key, Object value, long cas, Duration expiry) {
-        if (cas == 0) {
-            return CompletableFuture.failedFuture(zeroCasToken(key));
-        }
-        CompletableFuture<CasResult> owner = store("cas", Opcode.SET, key, value, expiry, cas, transcoder, Answers.casResult());
-        if (!cluster.replicated()) {
-            return owner;
-        }
-        return owner.thenCompose(result -> result != CasResult.STORED ? CompletableFuture.completedFuture(result)
-                : dispatch.copyToReplicas("cas", key,
-                        k -> values.storeRequest(Opcode.SET, k, value, Expiry.toWire(expiry), 0, transcoder))
-                        .thenApply(done -> result));
+        return commands.cas(key, value, cas, expiry, transcoder);
     }
 
     /** Removes a key; {@code false} if it was not stored. */
     public CompletableFuture<Boolean> delete(String key) {
-        return dispatch.write("delete", key, k -> Request.keyed(Opcode.DELETE, k), Answers.falseOn(ServerStatus.KEY_NOT_FOUND));
+        return commands.delete(key);
     }
 
     /**
@@ -320,12 +275,12 @@ public final class MemcachedClient implements AutoCloseable {
      * rather than being sent as a huge one; subtract with {@link #decr}.
      */
     public CompletableFuture<Long> incr(String key, long delta) {
-        return counter("incr", Opcode.INCREMENT, key, delta, 0, NO_AUTO_CREATE);
+        return commands.counter("incr", Opcode.INCREMENT, key, delta, 0, null);
     }
 
     /** Adds {@code delta} to a counter, creating it as {@code initial} (with {@code expiry}) if it is not stored. */
     public CompletableFuture<Long> incr(String key, long delta, long initial, Duration expiry) {
-        return reported(() -> counter("incr", Opcode.INCREMENT, key, delta, initial, Expiry.toWire(expiry)));
+        return commands.counter("incr", Opcode.INCREMENT, key, delta, initial, Objects.requireNonNull(expiry, "expiry"));
     }
 
     /**
@@ -333,12 +288,12 @@ public final class MemcachedClient implements AutoCloseable {
      * fails with {@link KeyNotFoundException} if the key is not stored.
      */
     public CompletableFuture<Long> decr(String key, long delta) {
-        return counter("decr", Opcode.DECREMENT, key, delta, 0, NO_AUTO_CREATE);
+        return commands.counter("decr", Opcode.DECREMENT, key, delta, 0, null);
     }
 
     /** Subtracts {@code delta} from a counter, creating it as {@code initial} if it is not stored. */
     public CompletableFuture<Long> decr(String key, long delta, long initial, Duration expiry) {
-        return reported(() -> counter("decr", Opcode.DECREMENT, key, delta, initial, Expiry.toWire(expiry)));
+        return commands.counter("decr", Opcode.DECREMENT, key, delta, initial, Objects.requireNonNull(expiry, "expiry"));
     }
 
     // ---- bulk -----------------------------------------------------------------------------------
@@ -350,57 +305,22 @@ public final class MemcachedClient implements AutoCloseable {
 
     /** Reads many keys with a given transcoder; with a near cache, only keys without a local copy go to memcached. */
     public <T> CompletableFuture<BulkResult<T>> getMulti(Collection<String> keys, Transcoder<T> valueTranscoder) {
-        return reported(() -> getMultiThroughNear(Objects.requireNonNull(keys, "keys"), valueTranscoder));
-    }
-
-    private <T> CompletableFuture<BulkResult<T>> getMultiThroughNear(Collection<String> keys, Transcoder<T> valueTranscoder) {
-        if (!near.enabled()) {
-            return dispatch.bulk("getMulti", keys, (key, bytes) -> Request.keyed(Opcode.GETQ, bytes),
-                    Answers.foundOrError(valueTranscoder, near, 0), Outcome.NOT_FOUND, Routing.READ);
-        }
-        Map<String, KeyResult<T>> local = new LinkedHashMap<>();
-        List<String> remote = new ArrayList<>();
-        for (String key : new LinkedHashSet<>(keys)) {
-            CachedData copy = key == null ? null : near.get(key);
-            if (copy == null) {
-                remote.add(key);
-            } else {
-                local.put(key, new KeyResult<>(Outcome.FOUND, valueTranscoder.decode(copy), 0, null));
-            }
-        }
-        return dispatch.bulk("getMulti", remote, (key, bytes) -> Request.keyed(Opcode.GETQ, bytes),
-                Answers.foundOrError(valueTranscoder, near, near.epoch()), Outcome.NOT_FOUND, Routing.READ).thenApply(fetched -> {
-            Map<String, KeyResult<T>> ordered = new LinkedHashMap<>();
-            for (String key : new LinkedHashSet<>(keys)) {
-                KeyResult<T> result = local.get(key);
-                ordered.put(key, result != null ? result : fetched.get(key));
-            }
-            return new BulkResult<>(ordered);
-        });
+        return commands.getMulti(keys, valueTranscoder);
     }
 
     /** Reads many keys with their CAS tokens ({@link KeyResult#cas()}). */
     public CompletableFuture<BulkResult<Object>> getsMulti(Collection<String> keys) {
-        return reported(() -> dispatch.bulk("getsMulti", Objects.requireNonNull(keys, "keys"),
-                (key, bytes) -> Request.keyed(Opcode.GETQ, bytes), Answers.foundWithCasOrError(transcoder), Outcome.NOT_FOUND,
-                Routing.READ));
+        return commands.getsMulti(keys, transcoder);
     }
 
     /** Stores many values with one expiry: one write and one round trip per server. */
     public CompletableFuture<BulkResult<Object>> setMulti(Map<String, ?> values, Duration expiry) {
-        return reported(() -> {
-            int wireExpiry = Expiry.toWire(expiry);
-            return dispatch.bulk("setMulti", values.keySet(),
-                    (key, bytes) -> this.values.storeRequest(Opcode.SETQ, bytes, values.get(key), wireExpiry, 0, transcoder),
-                    Answers::errorResult, Outcome.STORED, Routing.REPLICATED_WRITE);
-        });
+        return commands.setMulti(values, expiry, transcoder);
     }
 
     /** Removes many keys; keys that were not stored are {@link Outcome#NOT_FOUND}. */
     public CompletableFuture<BulkResult<Object>> deleteMulti(Collection<String> keys) {
-        return reported(() -> dispatch.bulk("deleteMulti", Objects.requireNonNull(keys, "keys"),
-                (key, bytes) -> Request.keyed(Opcode.DELETEQ, bytes), Answers::errorResult, Outcome.DELETED,
-                Routing.REPLICATED_WRITE));
+        return commands.deleteMulti(keys);
     }
 
     /**
@@ -409,18 +329,7 @@ public final class MemcachedClient implements AutoCloseable {
      * A token of 0 fails the whole call with {@link IllegalArgumentException}, as in {@link #cas}.
      */
     public CompletableFuture<BulkResult<Object>> casMulti(Map<String, CasValue<?>> values, Duration expiry) {
-        return reported(() -> {
-            int wireExpiry = Expiry.toWire(expiry);
-            values.forEach((key, casValue) -> {
-                if (casValue.cas() == 0) {
-                    throw zeroCasToken(key);
-                }
-            });
-            return dispatch.bulk("casMulti", values.keySet(), (key, bytes) -> {
-                CasValue<?> casValue = values.get(key);
-                return this.values.storeRequest(Opcode.SETQ, bytes, casValue.value(), wireExpiry, casValue.cas(), transcoder);
-            }, Answers::errorResult, Outcome.STORED, Routing.OWNER_WRITE);
-        });
+        return commands.casMulti(values, expiry, transcoder);
     }
 
     // ---- servers --------------------------------------------------------------------------------
@@ -438,7 +347,7 @@ public final class MemcachedClient implements AutoCloseable {
 
     /** Round trip to every server, each server's outcome reported on its own. */
     public CompletableFuture<ServerResults<Void>> noopEach() {
-        return dispatch.everyServer("noop", () -> Request.of(Opcode.NOOP), Answers.<Void>okOrError());
+        return commands.noopEach();
     }
 
     /** Each server's version; fails with the first server's error if one does not answer ({@link #versionEach()} does not). */
@@ -448,7 +357,7 @@ public final class MemcachedClient implements AutoCloseable {
 
     /** Each server's version, or why it did not answer. */
     public CompletableFuture<ServerResults<String>> versionEach() {
-        return dispatch.everyServer("version", () -> Request.of(Opcode.VERSION), Answers.versionText());
+        return commands.versionEach();
     }
 
     /** Each server's general statistics; fails with the first server's error if one does not answer. */
@@ -466,10 +375,7 @@ public final class MemcachedClient implements AutoCloseable {
      * answer: a server that is down does not hide the others' figures.
      */
     public CompletableFuture<ServerResults<Map<String, String>>> statsEach(String group) {
-        return reported(() -> {
-            Objects.requireNonNull(group, "group (\"\" for the general statistics)");
-            return dispatch.everyServer(() -> new StatsOperation(group, dispatch.timeoutNanos()));
-        });
+        return commands.statsEach(group);
     }
 
     /** Invalidates every item on every server. */
@@ -490,12 +396,7 @@ public final class MemcachedClient implements AutoCloseable {
 
     /** Invalidates every item on every server after {@code delay}, each server's outcome reported on its own. */
     public CompletableFuture<ServerResults<Void>> flushAllEach(Duration delay) {
-        return reported(() -> {
-            int wireDelay = Expiry.toWire(delay);
-            near.invalidateAll();
-            return dispatch.everyServer("flushAll", () -> Request.flush(wireDelay), Answers.<Void>okOrError())
-                    .whenComplete((results, error) -> near.invalidateAll());
-        });
+        return commands.flushAllEach(delay);
     }
 
     /** Closes every connection (failing operations still in flight) and stops the client's threads. */
@@ -505,50 +406,5 @@ public final class MemcachedClient implements AutoCloseable {
         sweeper.close();
         cluster.close();
         transport.close();
-    }
-
-    // ---- request building -----------------------------------------------------------------------
-
-    private <T, R> CompletableFuture<R> store(String name, Opcode opcode, String key, T value, Duration expiry, long cas,
-            Transcoder<? super T> valueTranscoder, ResponseHandler<R> handler) {
-        return reported(() -> {
-            int wireExpiry = Expiry.toWire(expiry);
-            Function<byte[], Request> request = k -> values.storeRequest(opcode, k, value, wireExpiry, cas, valueTranscoder);
-            // A CAS goes to the owner only (tokens differ per server); cas() copies a stored value to replicas.
-            return cas == 0 ? dispatch.write(name, key, request, handler) : dispatch.ownerWrite(name, key, request, handler);
-        });
-    }
-
-    private CompletableFuture<Boolean> concat(String name, Opcode opcode, String key, Object value) {
-        return dispatch.write(name, key, k -> Request.concat(opcode, k, values.encode(transcoder, value).bytes()),
-                Answers.falseOn(ServerStatus.ITEM_NOT_STORED, ServerStatus.KEY_NOT_FOUND));
-    }
-
-    private CompletableFuture<Long> counter(String name, Opcode opcode, String key, long delta, long initial, int expiry) {
-        return reported(() -> {
-            if (delta < 0 || initial < 0) {
-                long negative = delta < 0 ? delta : initial;
-                String advice = delta < 0 ? "use " + (opcode == Opcode.INCREMENT ? "decr" : "incr") + " to go the other way"
-                        : "start at 0 or more";
-                throw new IllegalArgumentException(name + " '" + key + "': memcached counters are unsigned 64-bit numbers, so "
-                        + (delta < 0 ? "delta " : "initial ") + negative + " would be sent as " + Long.toUnsignedString(negative)
-                        + "; " + advice);
-            }
-            return dispatch.write(name, key, k -> Request.counter(opcode, k, delta, initial, expiry), Answers.counterValue());
-        });
-    }
-
-    private static IllegalArgumentException zeroCasToken(String key) {
-        return new IllegalArgumentException("cas '" + key + "': a CAS token of 0 means \"no check\" to memcached, which "
-                + "would store unconditionally; pass the token from gets(), or use set()");
-    }
-
-    /** Runs a call, reporting anything it throws (a bad argument) through the future, as every method promises. */
-    private static <T> CompletableFuture<T> reported(Supplier<CompletableFuture<T>> call) {
-        try {
-            return call.get();
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
     }
 }

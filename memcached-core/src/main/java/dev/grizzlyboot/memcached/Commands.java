@@ -1,0 +1,245 @@
+package dev.grizzlyboot.memcached;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+import dev.grizzlyboot.memcached.Dispatch.Routing;
+import dev.grizzlyboot.memcached.internal.cluster.Cluster;
+import dev.grizzlyboot.memcached.internal.protocol.Opcode;
+import dev.grizzlyboot.memcached.internal.protocol.Request;
+import dev.grizzlyboot.memcached.internal.protocol.ResponseHandler;
+import dev.grizzlyboot.memcached.internal.protocol.StatsOperation;
+import dev.grizzlyboot.memcached.transcoder.CachedData;
+import dev.grizzlyboot.memcached.transcoder.Transcoder;
+
+/**
+ * What each of {@link MemcachedClient}'s operations sends and how its answer is read: the request
+ * (opcode, expiry, encoded value), the {@link Answers} handler and the {@link Dispatch} route, plus
+ * the near cache in front of reads. Every bad argument is reported through the returned future,
+ * never thrown. Thread-safe (no state of its own).
+ */
+final class Commands {
+
+    /** The expiration that tells INCREMENT/DECREMENT not to create a missing key. */
+    static final int NO_AUTO_CREATE = 0xFFFFFFFF;
+
+    private final Cluster cluster;
+    private final Dispatch dispatch;
+    private final ValueEncoder values;
+    private final NearCache near;
+
+    Commands(Cluster cluster, Dispatch dispatch, ValueEncoder values, NearCache near) {
+        this.cluster = cluster;
+        this.dispatch = dispatch;
+        this.values = values;
+        this.near = near;
+    }
+
+    // ---- reads ----------------------------------------------------------------------------------
+
+    <T> CompletableFuture<T> get(String key, Transcoder<T> valueTranscoder) {
+        CachedData local = key == null ? null : near.get(key);
+        if (local != null) {
+            try {
+                return CompletableFuture.completedFuture(valueTranscoder.decode(local));
+            } catch (RuntimeException e) {
+                return CompletableFuture.failedFuture(new TranscoderException("get '" + key + "': could not decode the near-cache copy", e));
+            }
+        }
+        return getFresh(key, valueTranscoder);
+    }
+
+    <T> CompletableFuture<T> getFresh(String key, Transcoder<T> valueTranscoder) {
+        return dispatch.single("get", key, k -> Request.keyed(Opcode.GET, k),
+                Answers.valueOrNull(valueTranscoder, near, key, near.epoch()));
+    }
+
+    <T> CompletableFuture<CasValue<T>> gets(String key, Transcoder<T> valueTranscoder) {
+        return dispatch.single("gets", key, k -> Request.keyed(Opcode.GET, k), Answers.casValueOrNull(valueTranscoder));
+    }
+
+    <T> CompletableFuture<T> getAndTouch(String key, Duration expiry, Transcoder<T> valueTranscoder) {
+        return reported(() -> {
+            int wireExpiry = Expiry.toWire(expiry);
+            return dispatch.single("getAndTouch", key, k -> Request.touch(Opcode.GAT, k, wireExpiry),
+                    Answers.valueOrNull(valueTranscoder, near, null, 0));
+        });
+    }
+
+    CompletableFuture<Boolean> touch(String key, Duration expiry) {
+        return reported(() -> {
+            int wireExpiry = Expiry.toWire(expiry);
+            return dispatch.write("touch", key, k -> Request.touch(Opcode.TOUCH, k, wireExpiry),
+                    Answers.falseOn(ServerStatus.KEY_NOT_FOUND));
+        });
+    }
+
+    // ---- writes ---------------------------------------------------------------------------------
+
+    <T, R> CompletableFuture<R> store(String name, Opcode opcode, String key, T value, Duration expiry, long cas,
+            Transcoder<? super T> valueTranscoder, ResponseHandler<R> handler) {
+        return reported(() -> {
+            int wireExpiry = Expiry.toWire(expiry);
+            Function<byte[], Request> request = k -> values.storeRequest(opcode, k, value, wireExpiry, cas, valueTranscoder);
+            // A CAS goes to the owner only (tokens differ per server); cas() copies a stored value to replicas.
+            return cas == 0 ? dispatch.write(name, key, request, handler) : dispatch.ownerWrite(name, key, request, handler);
+        });
+    }
+
+    <T> CompletableFuture<CasResult> cas(String key, T value, long cas, Duration expiry, Transcoder<? super T> valueTranscoder) {
+        if (cas == 0) {
+            return CompletableFuture.failedFuture(zeroCasToken(key));
+        }
+        CompletableFuture<CasResult> owner = store("cas", Opcode.SET, key, value, expiry, cas, valueTranscoder, Answers.casResult());
+        if (!cluster.replicated()) {
+            return owner;
+        }
+        return owner.thenCompose(result -> result != CasResult.STORED ? CompletableFuture.completedFuture(result)
+                : dispatch.copyToReplicas("cas", key,
+                        k -> values.storeRequest(Opcode.SET, k, value, Expiry.toWire(expiry), 0, valueTranscoder))
+                        .thenApply(done -> result));
+    }
+
+    <T> CompletableFuture<Boolean> concat(String name, Opcode opcode, String key, T value, Transcoder<? super T> valueTranscoder) {
+        return dispatch.write(name, key, k -> Request.concat(opcode, k, values.encode(valueTranscoder, value).bytes()),
+                Answers.falseOn(ServerStatus.ITEM_NOT_STORED, ServerStatus.KEY_NOT_FOUND));
+    }
+
+    CompletableFuture<Boolean> delete(String key) {
+        return dispatch.write("delete", key, k -> Request.keyed(Opcode.DELETE, k), Answers.falseOn(ServerStatus.KEY_NOT_FOUND));
+    }
+
+    CompletableFuture<Long> counter(String name, Opcode opcode, String key, long delta, long initial, Duration expiry) {
+        return reported(() -> counter(name, opcode, key, delta, initial, expiry == null ? NO_AUTO_CREATE : Expiry.toWire(expiry)));
+    }
+
+    private CompletableFuture<Long> counter(String name, Opcode opcode, String key, long delta, long initial, int expiry) {
+        if (delta < 0 || initial < 0) {
+            long negative = delta < 0 ? delta : initial;
+            String advice = delta < 0 ? "use " + (opcode == Opcode.INCREMENT ? "decr" : "incr") + " to go the other way"
+                    : "start at 0 or more";
+            throw new IllegalArgumentException(name + " '" + key + "': memcached counters are unsigned 64-bit numbers, so "
+                    + (delta < 0 ? "delta " : "initial ") + negative + " would be sent as " + Long.toUnsignedString(negative)
+                    + "; " + advice);
+        }
+        return dispatch.write(name, key, k -> Request.counter(opcode, k, delta, initial, expiry), Answers.counterValue());
+    }
+
+    // ---- bulk -----------------------------------------------------------------------------------
+
+    <T> CompletableFuture<BulkResult<T>> getMulti(Collection<String> keys, Transcoder<T> valueTranscoder) {
+        return reported(() -> getMultiThroughNear(Objects.requireNonNull(keys, "keys"), valueTranscoder));
+    }
+
+    private <T> CompletableFuture<BulkResult<T>> getMultiThroughNear(Collection<String> keys, Transcoder<T> valueTranscoder) {
+        if (!near.enabled()) {
+            return dispatch.bulk("getMulti", keys, (key, bytes) -> Request.keyed(Opcode.GETQ, bytes),
+                    Answers.foundOrError(valueTranscoder, near, 0), Outcome.NOT_FOUND, Routing.READ);
+        }
+        Map<String, KeyResult<T>> local = new LinkedHashMap<>();
+        List<String> remote = new ArrayList<>();
+        for (String key : new LinkedHashSet<>(keys)) {
+            CachedData copy = key == null ? null : near.get(key);
+            if (copy == null) {
+                remote.add(key);
+            } else {
+                local.put(key, new KeyResult<>(Outcome.FOUND, valueTranscoder.decode(copy), 0, null));
+            }
+        }
+        return dispatch.bulk("getMulti", remote, (key, bytes) -> Request.keyed(Opcode.GETQ, bytes),
+                Answers.foundOrError(valueTranscoder, near, near.epoch()), Outcome.NOT_FOUND, Routing.READ).thenApply(fetched -> {
+            Map<String, KeyResult<T>> ordered = new LinkedHashMap<>();
+            for (String key : new LinkedHashSet<>(keys)) {
+                KeyResult<T> result = local.get(key);
+                ordered.put(key, result != null ? result : fetched.get(key));
+            }
+            return new BulkResult<>(ordered);
+        });
+    }
+
+    <T> CompletableFuture<BulkResult<T>> getsMulti(Collection<String> keys, Transcoder<T> valueTranscoder) {
+        return reported(() -> dispatch.bulk("getsMulti", Objects.requireNonNull(keys, "keys"),
+                (key, bytes) -> Request.keyed(Opcode.GETQ, bytes), Answers.foundWithCasOrError(valueTranscoder), Outcome.NOT_FOUND,
+                Routing.READ));
+    }
+
+    CompletableFuture<BulkResult<Object>> setMulti(Map<String, ?> entries, Duration expiry, Transcoder<Object> valueTranscoder) {
+        return reported(() -> {
+            int wireExpiry = Expiry.toWire(expiry);
+            return dispatch.bulk("setMulti", entries.keySet(),
+                    (key, bytes) -> values.storeRequest(Opcode.SETQ, bytes, entries.get(key), wireExpiry, 0, valueTranscoder),
+                    Answers::errorResult, Outcome.STORED, Routing.REPLICATED_WRITE);
+        });
+    }
+
+    CompletableFuture<BulkResult<Object>> deleteMulti(Collection<String> keys) {
+        return reported(() -> dispatch.bulk("deleteMulti", Objects.requireNonNull(keys, "keys"),
+                (key, bytes) -> Request.keyed(Opcode.DELETEQ, bytes), Answers::errorResult, Outcome.DELETED,
+                Routing.REPLICATED_WRITE));
+    }
+
+    CompletableFuture<BulkResult<Object>> casMulti(Map<String, CasValue<?>> entries, Duration expiry,
+            Transcoder<Object> valueTranscoder) {
+        return reported(() -> {
+            int wireExpiry = Expiry.toWire(expiry);
+            entries.forEach((key, casValue) -> {
+                if (casValue.cas() == 0) {
+                    throw zeroCasToken(key);
+                }
+            });
+            return dispatch.bulk("casMulti", entries.keySet(), (key, bytes) -> {
+                CasValue<?> casValue = entries.get(key);
+                return values.storeRequest(Opcode.SETQ, bytes, casValue.value(), wireExpiry, casValue.cas(), valueTranscoder);
+            }, Answers::errorResult, Outcome.STORED, Routing.OWNER_WRITE);
+        });
+    }
+
+    // ---- servers --------------------------------------------------------------------------------
+
+    CompletableFuture<ServerResults<Void>> noopEach() {
+        return dispatch.everyServer("noop", () -> Request.of(Opcode.NOOP), Answers.<Void>okOrError());
+    }
+
+    CompletableFuture<ServerResults<String>> versionEach() {
+        return dispatch.everyServer("version", () -> Request.of(Opcode.VERSION), Answers.versionText());
+    }
+
+    CompletableFuture<ServerResults<Map<String, String>>> statsEach(String group) {
+        return reported(() -> {
+            Objects.requireNonNull(group, "group (\"\" for the general statistics)");
+            return dispatch.everyServer(() -> new StatsOperation(group, dispatch.timeoutNanos()));
+        });
+    }
+
+    CompletableFuture<ServerResults<Void>> flushAllEach(Duration delay) {
+        return reported(() -> {
+            int wireDelay = Expiry.toWire(delay);
+            near.invalidateAll();
+            return dispatch.everyServer("flushAll", () -> Request.flush(wireDelay), Answers.<Void>okOrError())
+                    .whenComplete((results, error) -> near.invalidateAll());
+        });
+    }
+
+    private static IllegalArgumentException zeroCasToken(String key) {
+        return new IllegalArgumentException("cas '" + key + "': a CAS token of 0 means \"no check\" to memcached, which "
+                + "would store unconditionally; pass the token from gets(), or use set()");
+    }
+
+    /** Runs a call, reporting anything it throws (a bad argument) through the future, as every method promises. */
+    private static <T> CompletableFuture<T> reported(Supplier<CompletableFuture<T>> call) {
+        try {
+            return call.get();
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+}
