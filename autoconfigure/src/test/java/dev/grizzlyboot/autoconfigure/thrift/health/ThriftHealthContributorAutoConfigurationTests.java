@@ -9,9 +9,9 @@ import java.net.ServerSocket;
 import java.util.List;
 import java.util.Map;
 
+import dev.grizzlyboot.autoconfigure.thrift.CalculatorHandlerConfiguration;
 import dev.grizzlyboot.autoconfigure.thrift.client.ThriftClientAutoConfiguration;
 import dev.grizzlyboot.autoconfigure.thrift.server.ThriftServerAutoConfiguration;
-import dev.grizzlyboot.autoconfigure.thrift.server.ThriftService;
 import dev.grizzlyboot.thrift.CalculatorHandler;
 import dev.grizzlyboot.thrift.server.ThriftServer;
 import dev.grizzlyboot.thrift.tutorial.Calculator;
@@ -22,8 +22,6 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 
 class ThriftHealthContributorAutoConfigurationTests {
     private static final String SERVICE = "dev.grizzlyboot.thrift.tutorial.Calculator";
@@ -35,7 +33,7 @@ class ThriftHealthContributorAutoConfigurationTests {
 
     @Test
     void serverIsUpWhileListeningAndDownOnceStopped() {
-        runner.withUserConfiguration(HandlerConfiguration.class).run(context -> {
+        runner.withUserConfiguration(CalculatorHandlerConfiguration.class).run(context -> {
             assertThat(context).doesNotHaveBean("thriftClientsHealthIndicator");
             HealthIndicator indicator = context.getBean("thriftServerHealthIndicator", HealthIndicator.class);
             ThriftServer server = context.getBean(ThriftServer.class);
@@ -86,7 +84,7 @@ class ThriftHealthContributorAutoConfigurationTests {
 
     @Test
     void managementHealthThriftEnabledFalseRemovesBoth() {
-        runner.withUserConfiguration(HandlerConfiguration.class)
+        runner.withUserConfiguration(CalculatorHandlerConfiguration.class)
                 .withPropertyValues("management.health.thrift.enabled=false",
                         "grizzly.thrift.clients.calculator.servers=127.0.0.1:1",
                         "grizzly.thrift.clients.calculator.service=" + SERVICE)
@@ -98,15 +96,6 @@ class ThriftHealthContributorAutoConfigurationTests {
     private static int closedPort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
-        }
-    }
-
-    @Configuration(proxyBeanMethods = false)
-    static class HandlerConfiguration {
-        @Bean
-        @ThriftService
-        CalculatorHandler calculatorHandler() {
-            return new CalculatorHandler();
         }
     }
 }

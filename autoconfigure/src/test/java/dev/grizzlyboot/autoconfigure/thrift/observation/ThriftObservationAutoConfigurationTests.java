@@ -5,9 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 
+import dev.grizzlyboot.autoconfigure.thrift.CalculatorHandlerConfiguration;
 import dev.grizzlyboot.autoconfigure.thrift.client.ThriftClientAutoConfiguration;
 import dev.grizzlyboot.autoconfigure.thrift.server.ThriftServerAutoConfiguration;
-import dev.grizzlyboot.autoconfigure.thrift.server.ThriftService;
 import dev.grizzlyboot.thrift.CalculatorHandler;
 import dev.grizzlyboot.thrift.client.ThriftClient;
 import dev.grizzlyboot.thrift.server.ThriftServer;
@@ -30,7 +30,7 @@ class ThriftObservationAutoConfigurationTests {
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(ThriftServerAutoConfiguration.class,
                     ThriftClientAutoConfiguration.class, ThriftObservationAutoConfiguration.class))
-            .withUserConfiguration(MetersConfiguration.class, HandlerConfiguration.class)
+            .withUserConfiguration(MetersConfiguration.class, CalculatorHandlerConfiguration.class)
             .withPropertyValues("grizzly.thrift.server.host=127.0.0.1", "grizzly.thrift.server.port=0",
                     "grizzly.thrift.clients.calculator.servers=127.0.0.1:" + remote.port(),
                     "grizzly.thrift.clients.calculator.service=dev.grizzlyboot.thrift.tutorial.Calculator");
@@ -78,7 +78,7 @@ class ThriftObservationAutoConfigurationTests {
         new ApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(ThriftServerAutoConfiguration.class,
                         ThriftClientAutoConfiguration.class, ThriftObservationAutoConfiguration.class))
-                .withUserConfiguration(HandlerConfiguration.class)
+                .withUserConfiguration(CalculatorHandlerConfiguration.class)
                 .withPropertyValues("grizzly.thrift.server.host=127.0.0.1", "grizzly.thrift.server.port=0")
                 .run(context -> assertThat(context).hasNotFailed()
                         .doesNotHaveBean("thriftServerObservationCustomizer")
@@ -101,15 +101,6 @@ class ThriftObservationAutoConfigurationTests {
             ObservationRegistry registry = ObservationRegistry.create();
             registry.observationConfig().observationHandler(new DefaultMeterObservationHandler(meterRegistry));
             return registry;
-        }
-    }
-
-    @Configuration(proxyBeanMethods = false)
-    static class HandlerConfiguration {
-        @Bean
-        @ThriftService
-        CalculatorHandler calculatorHandler() {
-            return new CalculatorHandler();
         }
     }
 }

@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 
+import dev.grizzlyboot.autoconfigure.thrift.CalculatorHandlerConfiguration;
 import dev.grizzlyboot.thrift.CalculatorHandler;
 import dev.grizzlyboot.thrift.client.ThriftClient;
 import dev.grizzlyboot.thrift.client.ThriftTransportFailureException;
@@ -42,7 +43,7 @@ class ThriftServerAutoConfigurationTests {
 
     @Test
     void oneHandlerIsServedByItsOwnProcessorOnThePublishedPort() {
-        runner.withUserConfiguration(CalculatorConfiguration.class).run(context -> {
+        runner.withUserConfiguration(CalculatorHandlerConfiguration.class).run(context -> {
             assertThat(context.getBean(TProcessor.class)).isInstanceOf(Calculator.Processor.class);
             try (ThriftClient client = clientOf(context)) {
                 Calculator.Iface calculator = client.proxy(Calculator.Iface.class);
@@ -55,7 +56,7 @@ class ThriftServerAutoConfigurationTests {
 
     @Test
     void severalHandlersAreMultiplexedUnderTheirNames() {
-        runner.withUserConfiguration(CalculatorConfiguration.class, SharedConfiguration.class).run(context -> {
+        runner.withUserConfiguration(CalculatorHandlerConfiguration.class, SharedConfiguration.class).run(context -> {
             assertThat(context.getBean(TProcessor.class)).isInstanceOf(TMultiplexedProcessor.class);
             try (ThriftClient client = clientOf(context)) {
                 Calculator.Iface calculator = client.proxyBuilder(Calculator.Iface.class).serviceName("Calculator").build();
@@ -68,7 +69,7 @@ class ThriftServerAutoConfigurationTests {
 
     @Test
     void twoHandlersUnderOneNameFailTheStartWithTheName() {
-        runner.withUserConfiguration(CalculatorConfiguration.class, SecondCalculatorConfiguration.class)
+        runner.withUserConfiguration(CalculatorHandlerConfiguration.class, SecondCalculatorConfiguration.class)
                 .run(context -> assertThat(context).hasFailed().getFailure()
                         .rootCause().hasMessageContaining("service 'Calculator'"));
     }
@@ -76,7 +77,7 @@ class ThriftServerAutoConfigurationTests {
     @Test
     void applicationProcessorIsServedInPlaceOfTheHandlers() {
         CalculatorHandler own = new CalculatorHandler();
-        runner.withUserConfiguration(CalculatorConfiguration.class)
+        runner.withUserConfiguration(CalculatorHandlerConfiguration.class)
                 .withBean("ownProcessor", TProcessor.class, () -> new Calculator.Processor<>(own))
                 .run(context -> {
                     try (ThriftClient client = clientOf(context)) {
@@ -89,7 +90,7 @@ class ThriftServerAutoConfigurationTests {
 
     @Test
     void applicationServerMakesTheAutoConfigurationBackOff() {
-        runner.withUserConfiguration(CalculatorConfiguration.class)
+        runner.withUserConfiguration(CalculatorHandlerConfiguration.class)
                 .withBean("ownServer", ThriftServer.class,
                         () -> ThriftServer.builder(new Calculator.Processor<>(new CalculatorHandler())).port(0).build())
                 .run(context -> {
@@ -100,14 +101,14 @@ class ThriftServerAutoConfigurationTests {
 
     @Test
     void disabledServerIsNotCreated() {
-        runner.withUserConfiguration(CalculatorConfiguration.class)
+        runner.withUserConfiguration(CalculatorHandlerConfiguration.class)
                 .withPropertyValues("grizzly.thrift.server.enabled=false")
                 .run(context -> assertThat(context).doesNotHaveBean(ThriftServer.class));
     }
 
     @Test
     void customizerRunsAfterTheProperties() {
-        runner.withUserConfiguration(CalculatorConfiguration.class)
+        runner.withUserConfiguration(CalculatorHandlerConfiguration.class)
                 .withBean(ThriftServerCustomizer.class, () -> builder -> builder.maxFrameSize(1024))
                 .run(context -> {
                     try (ThriftClient client = clientOf(context)) {
@@ -121,7 +122,7 @@ class ThriftServerAutoConfigurationTests {
 
     @Test
     void shutdownLetsACallInFlightFinish() {
-        runner.withUserConfiguration(CalculatorConfiguration.class).run(context -> {
+        runner.withUserConfiguration(CalculatorHandlerConfiguration.class).run(context -> {
             CalculatorHandler handler = context.getBean(CalculatorHandler.class);
             ThriftServer server = context.getBean(ThriftServer.class);
             try (ThriftClient client = clientOf(context)) {
@@ -141,7 +142,7 @@ class ThriftServerAutoConfigurationTests {
 
     @Test
     void shutdownCutsOffACallStillRunningAfterTheShutdownPhaseTimeout() {
-        runner.withUserConfiguration(CalculatorConfiguration.class)
+        runner.withUserConfiguration(CalculatorHandlerConfiguration.class)
                 .withPropertyValues("spring.lifecycle.timeout-per-shutdown-phase=300ms")
                 .run(context -> {
                     CalculatorHandler handler = context.getBean(CalculatorHandler.class);
@@ -178,14 +179,6 @@ class ThriftServerAutoConfigurationTests {
         }
     }
 
-    @Configuration(proxyBeanMethods = false)
-    static class CalculatorConfiguration {
-        @Bean
-        @ThriftService
-        CalculatorHandler calculatorHandler() {
-            return new CalculatorHandler();
-        }
-    }
 
     @Configuration(proxyBeanMethods = false)
     static class SecondCalculatorConfiguration {

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
 
-import dev.grizzlyboot.thrift.CalculatorHandler;
+import dev.grizzlyboot.autoconfigure.thrift.CalculatorHandlerConfiguration;
 import dev.grizzlyboot.thrift.client.ThriftClient;
 import dev.grizzlyboot.thrift.client.ThriftTransportFailureException;
 import dev.grizzlyboot.thrift.tutorial.Calculator;
@@ -29,7 +29,7 @@ class ThriftServerSslAndThreadsTests {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(ThriftServerAutoConfiguration.class, SslAutoConfiguration.class))
-            .withUserConfiguration(CalculatorConfiguration.class)
+            .withUserConfiguration(CalculatorHandlerConfiguration.class)
             .withPropertyValues("grizzly.thrift.server.host=127.0.0.1", "grizzly.thrift.server.port=0",
                     "spring.ssl.bundle.jks.thrift-server.keystore.location=" + TLS + "server.p12",
                     "spring.ssl.bundle.jks.thrift-server.keystore.password=changeit",
@@ -120,14 +120,6 @@ class ThriftServerSslAndThreadsTests {
         }
     }
 
-    @Configuration(proxyBeanMethods = false)
-    static class CalculatorConfiguration {
-        @Bean
-        @ThriftService
-        CalculatorHandler calculatorHandler() {
-            return new CalculatorHandler();
-        }
-    }
 
     @Configuration(proxyBeanMethods = false)
     static class ThreadRecordingConfiguration {
