@@ -177,6 +177,26 @@ public final class BlockingMemcachedClient {
         await(client.flushAll());
     }
 
+    /** See {@link MemcachedClient#noopEach()}. */
+    public ServerResults<Void> noopEach() {
+        return await(client.noopEach());
+    }
+
+    /** See {@link MemcachedClient#versionEach()}. */
+    public ServerResults<String> versionEach() {
+        return await(client.versionEach());
+    }
+
+    /** See {@link MemcachedClient#statsEach(String)}. */
+    public ServerResults<Map<String, String>> statsEach(String group) {
+        return await(client.statsEach(group));
+    }
+
+    /** See {@link MemcachedClient#flushAllEach(Duration)}. */
+    public ServerResults<Void> flushAllEach(Duration delay) {
+        return await(client.flushAllEach(delay));
+    }
+
     private <T> T await(CompletableFuture<T> future) {
         return await(future, 1);
     }

@@ -68,6 +68,8 @@ class WholeClusterCallsTest {
             assertThat(stats.values()).hasSize(2);
             assertThat(client.noopEach().join().errors()).containsOnlyKeys(hungAddress);
 
+            assertThat(client.blocking().versionEach().errors()).containsOnlyKeys(hungAddress);
+            assertThat(client.blocking().statsEach("settings").values()).hasSize(2);
             assertThatThrownBy(() -> client.version().join()).isInstanceOf(CompletionException.class)
                     .hasCauseInstanceOf(MemcachedTimeoutException.class);
             assertThatThrownBy(() -> client.blocking().stats()).isInstanceOf(MemcachedTimeoutException.class);

@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 
+import dev.grizzlyboot.autoconfigure.YamlFiles;
 import dev.grizzlyboot.autoconfigure.memcached.GrizzlyMemcachedAutoConfiguration;
 import dev.grizzlyboot.memcached.MemcachedClient;
 import dev.grizzlyboot.memcached.cluster.ServerAddress;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -69,6 +71,19 @@ class GrizzlyMemcachedZooKeeperAutoConfigurationTests {
                         ServerAddress.parse(memcached.get(0).address()), ServerAddress.parse(memcached.get(1).address()));
             });
         });
+    }
+
+    @Test
+    void designContractYamlBindsTheZooKeeperProperties() {
+        new ApplicationContextRunner().withUserConfiguration(ZooKeeperProperties.class)
+                .withInitializer(YamlFiles.load("design-contract.yml")).run(context -> {
+                    GrizzlyMemcachedZooKeeperProperties properties = context.getBean(GrizzlyMemcachedZooKeeperProperties.class);
+                    assertThat(properties.getConnectString()).isEqualTo("127.0.0.1:2181");
+                    assertThat(properties.getCluster()).isEqualTo("myapp-cache");
+                    assertThat(properties.getCommitDelay()).isEqualTo(Duration.ofSeconds(5));
+                    assertThat(properties.getAuth().getScheme()).isEqualTo("digest");
+                    assertThat(properties.getAuth().getCredentials()).isEqualTo("app:secret");
+                });
     }
 
     @Test
@@ -171,6 +186,11 @@ class GrizzlyMemcachedZooKeeperAutoConfigurationTests {
                 "grizzly.memcached.zookeeper.session-timeout=4s",
                 "grizzly.memcached.zookeeper.prepare-timeout=10s",
                 "grizzly.memcached.zookeeper.commit-delay=300ms");
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @EnableConfigurationProperties(GrizzlyMemcachedZooKeeperProperties.class)
+    static class ZooKeeperProperties {
     }
 
     @Configuration(proxyBeanMethods = false)

@@ -1,9 +1,12 @@
 package dev.grizzlyboot.autoconfigure.memcached.endpoint;
 
+import java.util.Map;
+
 import dev.grizzlyboot.autoconfigure.memcached.GrizzlyMemcachedAutoConfiguration;
 import dev.grizzlyboot.testsupport.MemcachedExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
@@ -20,6 +23,27 @@ class MemcachedEndpointAutoConfigurationTests {
             .withConfiguration(AutoConfigurations.of(GrizzlyMemcachedAutoConfiguration.class,
                     MemcachedEndpointAutoConfiguration.class))
             .withPropertyValues("grizzly.memcached.servers=" + memcached.addressList());
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void aServerThatDoesNotAnswerIs503WithItsErrorAndTheReadShowsTheError() {
+        runner.withPropertyValues("management.endpoints.web.exposure.include=memcached",
+                "grizzly.memcached.operation-timeout=300ms").run(context -> {
+            MemcachedEndpointWebExtension web = context.getBean(MemcachedEndpointWebExtension.class);
+            assertThat(web.serverStats(memcached.first().address()).getStatus()).isEqualTo(200);
+            memcached.first().pause();
+            try {
+                WebEndpointResponse<Object> stats = web.serverStats(memcached.first().address());
+                assertThat(stats.getStatus()).isEqualTo(503);
+                assertThat((Map<String, Object>) stats.getBody()).containsEntry("server", memcached.first().address()).containsKey("error");
+                assertThat(context.getBean(MemcachedEndpoint.class).memcached().servers()).singleElement()
+                        .satisfies(server -> assertThat(server.error()).isNotNull());
+                assertThat(web.serverStats("not a server:x").getStatus()).isEqualTo(400);
+            } finally {
+                memcached.first().resume();
+            }
+        });
+    }
 
     @Test
     void notCreatedUnlessExposed() {
