@@ -27,8 +27,9 @@ import org.springframework.core.env.Environment;
  * same cluster through ZooKeeper, when {@code grizzly.memcached.zookeeper.connect-string} is set.
  * The list committed in ZooKeeper wins over {@code grizzly.memcached.servers}, which only seeds a
  * cluster that has no list yet. A {@link CuratorFramework} bean of the application is used (and
- * left open); otherwise one is created from the properties and closed with the context. Spring
- * calls it once, at start-up; the beans it makes are thread-safe.
+ * left open); otherwise one is created from the properties and closed with the context;
+ * {@link ZooKeeperServerListSyncBuilderCustomizer} beans adjust the sync's builder. Spring calls it
+ * once, at start-up; the beans it makes are thread-safe.
  */
 @AutoConfiguration(after = GrizzlyMemcachedAutoConfiguration.class)
 @ConditionalOnClass({ ZooKeeperServerListSync.class, CuratorFramework.class })
@@ -62,8 +63,9 @@ public final class GrizzlyMemcachedZooKeeperAutoConfiguration {
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
     ZooKeeperServerListSync memcachedServerListSync(MemcachedClient client, ObjectProvider<CuratorFramework> curator,
-            GrizzlyMemcachedZooKeeperProperties properties, Environment environment) {
-        return ZooKeeperServerListSync.builder()
+            GrizzlyMemcachedZooKeeperProperties properties, Environment environment,
+            ObjectProvider<ZooKeeperServerListSyncBuilderCustomizer> customizers) {
+        ZooKeeperServerListSync.Builder builder = ZooKeeperServerListSync.builder()
                 .curator(curator.getObject())
                 .rootPath(properties.getRoot())
                 .clusterName(properties.getCluster())
@@ -71,8 +73,9 @@ public final class GrizzlyMemcachedZooKeeperAutoConfiguration {
                 .commitDelay(properties.getCommitDelay())
                 .prepareTimeout(properties.getPrepareTimeout())
                 .sessionTimeout(properties.getSessionTimeout())
-                .connectionTimeout(properties.getConnectionTimeout())
-                .start(client);
+                .connectionTimeout(properties.getConnectionTimeout());
+        customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
+        return builder.start(client);
     }
 
     /** Nodes the sync creates are open to the identity that created them only (the shared credentials). */

@@ -1,17 +1,24 @@
 package dev.grizzlyboot.autoconfigure.zookeeper;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 
 import dev.grizzlyboot.autoconfigure.YamlFiles;
 import dev.grizzlyboot.autoconfigure.memcached.GrizzlyMemcachedAutoConfiguration;
+import dev.grizzlyboot.autoconfigure.memcached.GrizzlyMemcachedMetricsAutoConfiguration;
 import dev.grizzlyboot.memcached.MemcachedClient;
 import dev.grizzlyboot.memcached.cluster.ServerAddress;
 import dev.grizzlyboot.memcached.zookeeper.SyncState;
 import dev.grizzlyboot.memcached.zookeeper.ZooKeeperServerListSync;
 import dev.grizzlyboot.testsupport.MemcachedExtension;
 import dev.grizzlyboot.testsupport.ZooKeeperExtension;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
@@ -29,10 +36,6 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
 
 /** The ZooKeeper sync from {@code grizzly.memcached.zookeeper.*}, against a real ZooKeeper and real memcached servers. */
 @ExtendWith(OutputCaptureExtension.class)
@@ -177,6 +180,18 @@ class GrizzlyMemcachedZooKeeperAutoConfigurationTests {
                 zookeeper.restart();
             }
         }
+    }
+
+    @Test
+    void syncMetersReachTheApplicationsRegistryThroughTheCustomizer() {
+        zk("metered").withConfiguration(AutoConfigurations.of(GrizzlyMemcachedMetricsAutoConfiguration.class))
+                .withBean(SimpleMeterRegistry.class, SimpleMeterRegistry::new).run(context -> {
+                    assertThat(context.getBean(ZooKeeperServerListSync.class).state().phase()).isEqualTo(SyncState.Phase.IN_SYNC);
+                    MeterRegistry registry = context.getBean(MeterRegistry.class);
+                    assertThat(registry.find("memcached.zookeeper.switches").tag("cluster", "metered").counter()).isNotNull();
+                    assertThat(registry.find("memcached.zookeeper.clock.offset").tag("cluster", "metered").gauge()).isNotNull();
+                    assertThat(registry.find("memcached.client.requests").meters()).isNotEmpty();
+                });
     }
 
     private ApplicationContextRunner zk(String cluster) {
