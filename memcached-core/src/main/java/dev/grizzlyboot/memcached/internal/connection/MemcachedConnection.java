@@ -91,7 +91,7 @@ final class MemcachedConnection {
     private volatile Connection<?> connection;
     private volatile MemcachedException closeError;
     private volatile long lastActiveNanos = createdNanos;
-    /** The set-up exchange (authentication) in progress, answered before anything else. */
+    /** The login in progress, answered before anything else. */
     private volatile Operation<?> setup;
     private int nextOpaque;
 
@@ -223,16 +223,17 @@ final class MemcachedConnection {
         });
     }
 
+    /** Logs in when there are credentials, then lets the connection carry callers' requests. */
     private void authenticate() {
         SaslCredentials credentials = transport.security().credentials();
         if (credentials == null) {
             open();
             return;
         }
-        SaslPlainOperation login = new SaslPlainOperation(credentials.username(), credentials.password());
-        login.assignServer(server);
-        setup = login;
-        login.future().whenComplete((ignored, error) -> {
+        SaslPlainOperation step = new SaslPlainOperation(credentials.username(), credentials.password());
+        step.assignServer(server);
+        setup = step;
+        step.future().whenComplete((ignored, error) -> {
             if (error == null) {
                 open();
             } else {
@@ -241,9 +242,9 @@ final class MemcachedConnection {
             }
         });
         // Still connecting, so no flush can run: this thread owns the opaque counter.
-        Buffer buffer = transport.memoryManager().allocate(login.encodedLength());
-        login.writeTo(buffer, nextOpaque);
-        nextOpaque += login.requestCount();
+        Buffer buffer = transport.memoryManager().allocate(step.encodedLength());
+        step.writeTo(buffer, nextOpaque);
+        nextOpaque += step.requestCount();
         buffer.flip();
         write(buffer);
     }
@@ -367,7 +368,13 @@ final class MemcachedConnection {
 
     @SuppressWarnings({"unchecked", "rawtypes"})
     private void write(Buffer buffer) {
-        ((Connection) connection).write(buffer, writeFailure);
+        if (transport.security().tls() == null) {
+            ((Connection) connection).write(buffer, writeFailure);
+            return;
+        }
+        for (Buffer records : TlsRecords.split(buffer)) {
+            ((Connection) connection).write(records, writeFailure);
+        }
     }
 
     private void failQueued(MemcachedException error) {
