@@ -91,7 +91,7 @@ final class MemcachedConnection {
     private volatile Connection<?> connection;
     private volatile MemcachedException closeError;
     private volatile long lastActiveNanos = createdNanos;
-    /** The login in progress, answered before anything else. */
+    /** The set-up exchange (authentication) in progress, answered before anything else. */
     private volatile Operation<?> setup;
     private int nextOpaque;
 
@@ -223,17 +223,16 @@ final class MemcachedConnection {
         });
     }
 
-    /** Logs in when there are credentials, then lets the connection carry callers' requests. */
     private void authenticate() {
         SaslCredentials credentials = transport.security().credentials();
         if (credentials == null) {
             open();
             return;
         }
-        SaslPlainOperation step = new SaslPlainOperation(credentials.username(), credentials.password());
-        step.assignServer(server);
-        setup = step;
-        step.future().whenComplete((ignored, error) -> {
+        SaslPlainOperation login = new SaslPlainOperation(credentials.username(), credentials.password());
+        login.assignServer(server);
+        setup = login;
+        login.future().whenComplete((ignored, error) -> {
             if (error == null) {
                 open();
             } else {
@@ -242,9 +241,9 @@ final class MemcachedConnection {
             }
         });
         // Still connecting, so no flush can run: this thread owns the opaque counter.
-        Buffer buffer = transport.memoryManager().allocate(step.encodedLength());
-        step.writeTo(buffer, nextOpaque);
-        nextOpaque += step.requestCount();
+        Buffer buffer = transport.memoryManager().allocate(login.encodedLength());
+        login.writeTo(buffer, nextOpaque);
+        nextOpaque += login.requestCount();
         buffer.flip();
         write(buffer);
     }
