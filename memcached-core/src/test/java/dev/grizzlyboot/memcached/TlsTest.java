@@ -4,13 +4,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 
 import dev.grizzlyboot.testsupport.MemcachedExtension;
 import dev.grizzlyboot.testsupport.MemcachedOptions;
 import dev.grizzlyboot.testsupport.MemcachedProcess;
 import dev.grizzlyboot.testsupport.MemcachedTls;
 import dev.grizzlyboot.testsupport.TestCertificates;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -22,6 +30,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * TLS and TLS with SASL work.
  */
 class TlsTest {
+
+    private static final ExecutorService executor = Executors.newFixedThreadPool(4);
 
     @RegisterExtension
     static MemcachedExtension tls = MemcachedExtension.servers(1, MemcachedOptions.defaults().withTls(MemcachedTls.server()));
@@ -50,6 +60,44 @@ class TlsTest {
         }
         // The oracle reads it back over its own TLS connection.
         assertThat(tls.first().textCommand("get tls:key")).contains("over tls");
+    }
+
+    @Test
+    void batchesLargerThanOneTlsRecordAreAnswered() {
+        // memcached 1.6.18 reads one TLS record at a time: a request batch cut across records used
+        // to sit unanswered inside the server's OpenSSL buffer until the client sent more.
+        try (MemcachedClient client = client(tls.first().address()).tls(TestCertificates.clientContext())
+                .operationTimeout(Duration.ofSeconds(3)).build()) {
+            Map<String, Object> values = new LinkedHashMap<>();
+            for (int i = 0; i < 500; i++) {
+                values.put("batch:" + i, new byte[128 + i % 7]);
+            }
+            values.put("batch:large", new byte[40_000]);
+            values.put("batch:larger", new byte[100_000]);
+            assertThat(client.blocking().setMulti(values, Duration.ZERO).errors()).isEmpty();
+            assertThat(client.blocking().getMulti(List.copyOf(values.keySet())).values()).hasSize(values.size());
+            client.blocking().set("single:large", new byte[300_000], Duration.ZERO);
+            assertThat((byte[]) client.blocking().get("single:large")).hasSize(300_000);
+        }
+    }
+
+    @Test
+    void concurrentCallersWhileConnectionsOpenAreAllAnswered() throws Exception {
+        for (int round = 0; round < 10; round++) {
+            try (MemcachedClient client = client(tls.first().address()).tls(TestCertificates.clientContext())
+                    .connectionsPerServer(1, 4).pipelineDepth(2).operationTimeout(Duration.ofSeconds(3)).build()) {
+                List<CompletableFuture<Void>> callers = new ArrayList<>();
+                for (int t = 0; t < 4; t++) {
+                    int thread = t;
+                    callers.add(CompletableFuture.runAsync(() -> {
+                        for (int i = 0; i < 40; i++) {
+                            client.blocking().set("race:" + thread + ":" + i, "v", Duration.ZERO);
+                        }
+                    }, executor));
+                }
+                CompletableFuture.allOf(callers.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+            }
+        }
     }
 
     @Test
@@ -130,6 +178,11 @@ class TlsTest {
             client.blocking().set("mutual-only", "tls", Duration.ZERO);
             assertThat(client.blocking().get("mutual-only")).isEqualTo("tls");
         }
+    }
+
+    @AfterAll
+    static void stopCallers() {
+        executor.shutdownNow();
     }
 
     /**

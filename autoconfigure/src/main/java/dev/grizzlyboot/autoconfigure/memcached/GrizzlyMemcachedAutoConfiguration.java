@@ -15,8 +15,9 @@ import org.springframework.core.io.ResourceLoader;
 
 /**
  * Creates the {@link MemcachedClient} from {@link MemcachedConnectionDetails} (servers, SASL
- * login, SSL bundle) and the {@code grizzly.memcached.*} properties. Backs off when the application defines its own client;
- * a {@link MemcachedConnectionDetails} bean of the application replaces the configured servers.
+ * login, SSL bundle) and the {@code grizzly.memcached.*} properties. Backs off when the
+ * application defines its own client; a {@link MemcachedConnectionDetails} bean of the application
+ * replaces the configured servers, login and bundle.
  * Spring calls it once, at start-up; the client it builds is thread-safe and closed with the context.
  */
 @AutoConfiguration

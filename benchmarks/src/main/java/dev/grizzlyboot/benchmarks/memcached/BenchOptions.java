@@ -24,7 +24,8 @@ import java.util.regex.Pattern;
  * @param seedBulkRounds runs per client of the seed workload's bulk calls; the median is reported
  * @param csv         where to write every result row for the chart, or {@code null}
  * @param scenarios   which scenarios to run: {@code single} (one server: cells and seed workload),
- *                    {@code cluster} (three servers, Ketama), {@code failover} (three servers, kill -9 one)
+ *                    {@code cluster} (three servers, Ketama), {@code failover} (three servers, kill -9 one),
+ *                    {@code tls} (our client over TLS against the same client in plaintext)
  * @param originalClasspath classpath of the grizzly-memcached-original module for its child JVM, or
  *                    {@code null} to leave that client out
  * @param failover    seconds into each failover run: kill one server, restart it, end the run
@@ -35,7 +36,7 @@ record BenchOptions(int rounds, Duration round, Duration warmup, int[] threads, 
                     int seedBulkRounds, String csv, List<String> scenarios, String originalClasspath,
                     FailoverTimes failover, Duration failoverTimeout) {
 
-    private static final List<String> SCENARIOS = List.of("single", "cluster", "failover");
+    private static final List<String> SCENARIOS = List.of("single", "cluster", "failover", "tls");
 
     static BenchOptions parse(String[] args) {
         Map<String, String> values = new LinkedHashMap<>();

@@ -1,7 +1,10 @@
 package dev.grizzlyboot.benchmarks.memcached;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+
+import javax.net.ssl.SSLContext;
 
 import dev.grizzlyboot.memcached.BlockingMemcachedClient;
 import dev.grizzlyboot.memcached.BulkResult;
@@ -11,6 +14,12 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 /** Our client through its blocking facade; bulk writes are real {@code setMulti}/{@code deleteMulti}. */
 final class GrizzlyBootBench implements BenchClient {
+
+    /** The label of {@link #plaintextReference}: not ours, so the tables compare TLS against it. */
+    static final String TLS_REFERENCE = "plaintext (same client)";
+
+    /** A cold JVM's first TLS handshake can take over the default second on a loaded machine. */
+    private static final Duration TLS_CONNECT_TIMEOUT = Duration.ofSeconds(5);
 
     private final String label;
     private final MemcachedClient client;
@@ -25,6 +34,16 @@ final class GrizzlyBootBench implements BenchClient {
     /** Our client with every builder default (its ring is always Ketama). */
     static GrizzlyBootBench defaults(ClientTarget target) {
         return new GrizzlyBootBench("grizzly-boot", builder(target).build());
+    }
+
+    /** Our client with every builder default, over TLS (it is the one compared in the TLS scenario). */
+    static GrizzlyBootBench overTls(ClientTarget target, SSLContext context) {
+        return new GrizzlyBootBench(Contenders.OURS, builder(target).connectTimeout(TLS_CONNECT_TIMEOUT).tls(context).build());
+    }
+
+    /** Our client with every builder default, in plaintext, as the TLS scenario's reference. */
+    static GrizzlyBootBench plaintextReference(ClientTarget target) {
+        return new GrizzlyBootBench(TLS_REFERENCE, builder(target).connectTimeout(TLS_CONNECT_TIMEOUT).build());
     }
 
     /** Our client with the given knobs, labelled as a tuned variant. */

@@ -11,6 +11,8 @@ import java.util.function.ToDoubleFunction;
 import dev.grizzlyboot.testsupport.MemcachedOptions;
 import dev.grizzlyboot.testsupport.MemcachedProcess;
 import dev.grizzlyboot.testsupport.MemcachedServers;
+import dev.grizzlyboot.testsupport.MemcachedTls;
+import dev.grizzlyboot.testsupport.TestCertificates;
 
 /**
  * memcached benchmark: our client with its defaults (plus any {@code --tuned} variants), and
@@ -22,7 +24,10 @@ import dev.grizzlyboot.testsupport.MemcachedServers;
  *       (by keys/s) reported; then the seed workload (N sets then N deletes, looped singles vs bulk);</li>
  *   <li>{@code cluster}: three servers, every client on Ketama; get, set, getMulti at 64 threads, 128 B;</li>
  *   <li>{@code failover}: three servers, get/set at 64 threads, one server killed with SIGKILL and
- *       restarted during the run (see {@link FailoverRun}).</li>
+ *       restarted during the run (see {@link FailoverRun});</li>
+ *   <li>{@code tls}: our client over TLS (memcached {@code -Z}, the test certificates) against the
+ *       same client in plaintext, get and set of 128 B at 1, 16 and 64 threads; the peers have no
+ *       TLS support, so they are left out.</li>
  * </ul>
  * Prints Markdown.
  *
@@ -60,6 +65,9 @@ public final class MemcachedBenchmark {
         }
         if (options.wantsScenario("cluster")) {
             reports.add(cluster(options));
+        }
+        if (options.wantsScenario("tls")) {
+            reports.add(tls(options));
         }
         if (options.wantsScenario("failover")) {
             FailoverRun.runAll(options);
@@ -100,6 +108,30 @@ public final class MemcachedBenchmark {
             report.summary();
         }
         return report;
+    }
+
+    private static Report tls(BenchOptions options) throws Exception {
+        Report report = new Report(System.out, "tls");
+        int[] sizes = {CLUSTER_SIZE};
+        try (MemcachedProcess plaintext = MemcachedProcess.start(MEMCACHED);
+             MemcachedProcess secure = MemcachedProcess.start(MEMCACHED.withTls(MemcachedTls.server()));
+             Contender reference = new InProcessContender(
+                     GrizzlyBootBench.plaintextReference(tlsTarget(plaintext)), "tp");
+             Contender tls = new InProcessContender(
+                     GrizzlyBootBench.overTls(tlsTarget(secure), TestCertificates.clientContext()), "tt")) {
+            System.out.printf(Locale.ROOT, "%n## TLS: %s over TLS (%s) against itself in plaintext (%s); "
+                    + "the 'vs best peer' column is TLS over plaintext%n%n", Contenders.OURS, secure.address(), plaintext.address());
+            List<Contender> both = List.of(reference, tls);
+            prepare(both, sizes);
+            runCells(both, "tls/", new Workload[] {Workload.GET, Workload.SET}, sizes, new int[] {1, 16, 64}, options, report);
+            report.summary();
+        }
+        return report;
+    }
+
+    /** Room for a cold JVM's first TLS handshake, which the first (bulk) call of the run waits for. */
+    private static ClientTarget tlsTarget(MemcachedProcess server) {
+        return ClientTarget.of(List.of(server.address())).withOperationTimeout(Duration.ofSeconds(5));
     }
 
     /** Populates every contender's key spaces, then warms each one up (JIT) before the first cell. */

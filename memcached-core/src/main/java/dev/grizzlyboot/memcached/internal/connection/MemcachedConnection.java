@@ -387,7 +387,13 @@ final class MemcachedConnection {
 
     @SuppressWarnings({"unchecked", "rawtypes"})
     private void write(Buffer buffer) {
-        ((Connection) connection).write(buffer, writeFailure);
+        if (transport.security().tls() == null) {
+            ((Connection) connection).write(buffer, writeFailure);
+            return;
+        }
+        for (Buffer records : TlsRecords.split(buffer)) {
+            ((Connection) connection).write(records, writeFailure);
+        }
     }
 
     private void failQueued(MemcachedException error) {
