@@ -6,7 +6,10 @@ import java.util.List;
 
 import dev.grizzlyboot.thrift.ThriftProtocol;
 import dev.grizzlyboot.thrift.client.ThriftClient;
+import dev.grizzlyboot.thrift.client.ThriftClientBuilder;
+import dev.grizzlyboot.thrift.observation.MicrometerCallObserver;
 import dev.grizzlyboot.thrift.tutorial.Calculator;
+import io.micrometer.observation.ObservationRegistry;
 import org.apache.thrift.transport.TSocket;
 import org.apache.thrift.transport.TTransport;
 import org.apache.thrift.transport.layered.TFramedTransport;
@@ -19,7 +22,7 @@ import org.apache.thrift.transport.layered.TFramedTransport;
 enum BenchClient {
     TSOCKET("libthrift TSocket") {
         @Override
-        Session open(int port, int connections) throws Exception {
+        Session open(int port, int connections, ObservationRegistry observations) throws Exception {
             List<TTransport> transports = new ArrayList<>();
             List<Calculator.Iface> callers = new ArrayList<>();
             for (int i = 0; i < connections; i++) {
@@ -33,10 +36,14 @@ enum BenchClient {
     },
     GRIZZLY("grizzly-boot ThriftClient") {
         @Override
-        Session open(int port, int connections) {
-            ThriftClient client = ThriftClient.builder().server("127.0.0.1", port)
+        Session open(int port, int connections, ObservationRegistry observations) {
+            ThriftClientBuilder builder = ThriftClient.builder().server("127.0.0.1", port)
                     .protocol(ThriftProtocol.COMPACT).minConnections(connections).maxConnections(connections)
-                    .readTimeout(Duration.ofSeconds(10)).build();
+                    .readTimeout(Duration.ofSeconds(10));
+            if (observations != null) {
+                builder.callObserver(MicrometerCallObserver.client(observations));
+            }
+            ThriftClient client = builder.build();
             Calculator.Iface proxy = client.proxy(Calculator.Iface.class);
             List<Calculator.Iface> callers = new ArrayList<>();
             for (int i = 0; i < connections; i++) {
@@ -60,5 +67,6 @@ enum BenchClient {
         this.label = label;
     }
 
-    abstract Session open(int port, int connections) throws Exception;
+    /** Opens the callers; ours reports every call to {@code observations} when it is not null. */
+    abstract Session open(int port, int connections, ObservationRegistry observations) throws Exception;
 }

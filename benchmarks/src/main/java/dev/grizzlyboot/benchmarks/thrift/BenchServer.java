@@ -6,9 +6,12 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 import dev.grizzlyboot.thrift.ThriftProtocol;
+import dev.grizzlyboot.thrift.observation.MicrometerCallObserver;
 import dev.grizzlyboot.thrift.server.IoStrategy;
 import dev.grizzlyboot.thrift.server.ThriftServer;
+import dev.grizzlyboot.thrift.server.ThriftServerBuilder;
 import dev.grizzlyboot.thrift.tutorial.Calculator;
+import io.micrometer.observation.ObservationRegistry;
 import org.apache.thrift.server.TNonblockingServer;
 import org.apache.thrift.server.TServer;
 import org.apache.thrift.server.TThreadPoolServer;
@@ -26,19 +29,19 @@ import org.apache.thrift.transport.layered.TFramedTransport;
 enum BenchServer {
     GRIZZLY_WORKER("grizzly-boot (worker-thread)") {
         @Override
-        Running start() {
-            return grizzly(IoStrategy.WORKER_THREAD);
+        Running start(ObservationRegistry observations) {
+            return grizzly(IoStrategy.WORKER_THREAD, observations);
         }
     },
     GRIZZLY_SAME_THREAD("grizzly-boot (same-thread)") {
         @Override
-        Running start() {
-            return grizzly(IoStrategy.SAME_THREAD);
+        Running start(ObservationRegistry observations) {
+            return grizzly(IoStrategy.SAME_THREAD, observations);
         }
     },
     THREAD_POOL("libthrift TThreadPoolServer") {
         @Override
-        Running start() throws TTransportException {
+        Running start(ObservationRegistry observations) throws TTransportException {
             TServerSocket socket = new TServerSocket(new InetSocketAddress("127.0.0.1", 0));
             return libthrift(new TThreadPoolServer(new TThreadPoolServer.Args(socket)
                     .processor(processor()).protocolFactory(ThriftProtocol.COMPACT.factory())
@@ -48,7 +51,7 @@ enum BenchServer {
     },
     THREADED_SELECTOR("libthrift TThreadedSelectorServer") {
         @Override
-        Running start() throws TTransportException {
+        Running start(ObservationRegistry observations) throws TTransportException {
             TNonblockingServerSocket socket = new TNonblockingServerSocket(new InetSocketAddress("127.0.0.1", 0));
             return libthrift(new TThreadedSelectorServer(new TThreadedSelectorServer.Args(socket)
                     .processor(processor()).protocolFactory(ThriftProtocol.COMPACT.factory())
@@ -57,7 +60,7 @@ enum BenchServer {
     },
     NONBLOCKING("libthrift TNonblockingServer") {
         @Override
-        Running start() throws TTransportException {
+        Running start(ObservationRegistry observations) throws TTransportException {
             TNonblockingServerSocket socket = new TNonblockingServerSocket(new InetSocketAddress("127.0.0.1", 0));
             return libthrift(new TNonblockingServer(new TNonblockingServer.Args(socket)
                     .processor(processor()).protocolFactory(ThriftProtocol.COMPACT.factory())), socket.getPort());
@@ -78,16 +81,24 @@ enum BenchServer {
         this.label = label;
     }
 
-    abstract Running start() throws Exception;
+    /**
+     * Starts the server; ours reports every call to {@code observations} when it is not null
+     * (libthrift's servers have no such hook and ignore it).
+     */
+    abstract Running start(ObservationRegistry observations) throws Exception;
 
     private static Calculator.Processor<EchoService> processor() {
         return new Calculator.Processor<>(new EchoService());
     }
 
-    private static Running grizzly(IoStrategy strategy) {
-        ThriftServer server = ThriftServer.builder(processor()).host("127.0.0.1").port(0)
+    private static Running grizzly(IoStrategy strategy, ObservationRegistry observations) {
+        ThriftServerBuilder builder = ThriftServer.builder(processor()).host("127.0.0.1").port(0)
                 .ioStrategy(strategy).protocol(ThriftProtocol.COMPACT).workerThreads(8)
-                .stopDeadline(Duration.ofSeconds(1)).build().start();
+                .stopDeadline(Duration.ofSeconds(1));
+        if (observations != null) {
+            builder.callObserver(MicrometerCallObserver.server(observations));
+        }
+        ThriftServer server = builder.build().start();
         return new Running(server.port(), server);
     }
 

@@ -9,6 +9,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
+
 /**
  * Thrift benchmark: our server and libthrift's TThreadPoolServer, TThreadedSelectorServer and
  * TNonblockingServer, each called by libthrift's TSocket client and by our pooled client, with
@@ -17,7 +21,10 @@ import java.util.Map;
  * round (by requests/s) and, per row, the ratio to the best libthrift server.
  *
  * <p>Options (all optional): {@code --rounds=3 --seconds=0.8 --warmup=0.5 --connections=4,16,40
- * --payloads=300,3000}. Prints Markdown to standard output.
+ * --payloads=300,3000 --observed=false}. With {@code --observed=true} our server and client report
+ * every call to a Micrometer {@code ObservationRegistry} whose meter handler records timers, as
+ * Spring Boot sets it up ({@code thrift.server.requests}, {@code thrift.client.requests}): run it
+ * with and without to see what observation costs. Prints Markdown to standard output.
  */
 public final class ThriftBenchmark {
 
@@ -31,9 +38,12 @@ public final class ThriftBenchmark {
         Duration warmup = seconds(options.getOrDefault("warmup", "0.5"));
         int[] connections = ints(options.getOrDefault("connections", "4,16,40"));
         int[] payloads = ints(options.getOrDefault("payloads", "300,3000"));
+        ObservationRegistry observations = Boolean.parseBoolean(options.getOrDefault("observed", "false"))
+                ? meteredObservations() : null;
 
-        System.out.printf(Locale.ROOT, "Java %s on %d cores; %d rounds of %s after a %s warm-up; median round shown%n%n",
-                System.getProperty("java.version"), Runtime.getRuntime().availableProcessors(), rounds, round, warmup);
+        System.out.printf(Locale.ROOT, "Java %s on %d cores; %d rounds of %s after a %s warm-up; median round shown%s%n%n",
+                System.getProperty("java.version"), Runtime.getRuntime().availableProcessors(), rounds, round, warmup,
+                observations == null ? "" : "; our server and client observed (Micrometer timers)");
         System.out.println("| payload | conns | client | server | req/s | p50 µs | p99 µs | vs best libthrift server |");
         System.out.println("|---:|---:|---|---|---:|---:|---:|---:|");
         for (int payloadSize : payloads) {
@@ -43,7 +53,7 @@ public final class ThriftBenchmark {
                 for (BenchClient client : BenchClient.values()) {
                     Map<BenchServer, LoadRound.Result> row = new LinkedHashMap<>();
                     for (BenchServer server : BenchServer.values()) {
-                        row.put(server, measure(server, client, conns, payload, rounds, round, warmup));
+                        row.put(server, measure(server, client, conns, payload, rounds, round, warmup, observations));
                     }
                     double bestPeer = row.entrySet().stream()
                             .filter(e -> e.getKey().label.startsWith("libthrift"))
@@ -59,9 +69,10 @@ public final class ThriftBenchmark {
     }
 
     private static LoadRound.Result measure(BenchServer server, BenchClient client, int connections, byte[] payload,
-                                            int rounds, Duration round, Duration warmup) throws Exception {
-        try (BenchServer.Running running = server.start();
-             BenchClient.Session session = client.open(running.port(), connections)) {
+                                            int rounds, Duration round, Duration warmup, ObservationRegistry observations)
+            throws Exception {
+        try (BenchServer.Running running = server.start(observations);
+             BenchClient.Session session = client.open(running.port(), connections, observations)) {
             LoadRound.run(session.callers(), payload, warmup);
             List<LoadRound.Result> results = new ArrayList<>();
             for (int i = 0; i < rounds; i++) {
@@ -70,6 +81,13 @@ public final class ThriftBenchmark {
             results.sort(Comparator.comparingDouble(LoadRound.Result::requestsPerSecond));
             return results.get(results.size() / 2);
         }
+    }
+
+    /** Observations recorded as timers in a simple registry: what Spring Boot's default handler does. */
+    private static ObservationRegistry meteredObservations() {
+        ObservationRegistry registry = ObservationRegistry.create();
+        registry.observationConfig().observationHandler(new DefaultMeterObservationHandler(new SimpleMeterRegistry()));
+        return registry;
     }
 
     private static Map<String, String> options(String[] args) {
