@@ -2,7 +2,9 @@ package dev.grizzlyboot.thrift;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,27 +16,66 @@ import java.util.concurrent.TimeUnit;
 import dev.grizzlyboot.thrift.client.ThriftClient;
 import dev.grizzlyboot.thrift.tutorial.newer.Calculator;
 import org.apache.thrift.TApplicationException;
+import org.apache.thrift.server.TServer;
+import org.apache.thrift.server.TThreadPoolServer;
+import org.apache.thrift.transport.TServerSocket;
+import org.apache.thrift.transport.layered.TFramedTransport;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A client built from a newer IDL ({@code tutorial_newer.thrift}: two methods more) calls a real
- * server process built from the older one. The server answers the unknown oneway {@code shout}
- * with an UNKNOWN_METHOD exception that no caller waits for; no later call may take it, or any
- * other call's reply, for its own.
+ * server built from the older one: our server in a child JVM, and libthrift's own
+ * {@code TThreadPoolServer} (the second implementation, whose UNKNOWN_METHOD behaviour ours
+ * follows). The server answers the unknown oneway {@code shout} with an UNKNOWN_METHOD exception
+ * that no caller waits for; no later call may take it, or any other call's reply, for its own.
  */
 class VersionSkewTest {
     private static final int THREADS = 8;
     private static final int CALLS_PER_THREAD = 300;
 
-    private ServerProcess server;
+    /** The servers of the older IDL that the newer client calls. */
+    enum OlderServer {
+        OURS_IN_A_CHILD_JVM {
+            @Override
+            Running start() {
+                ServerProcess process = ServerProcess.start();
+                return new Running(process.address(), process::close);
+            }
+        },
+        LIBTHRIFT_THREAD_POOL_SERVER {
+            @Override
+            Running start() throws Exception {
+                TServerSocket socket = new TServerSocket(new InetSocketAddress("127.0.0.1", 0));
+                TServer server = new TThreadPoolServer(new TThreadPoolServer.Args(socket)
+                        .processor(new dev.grizzlyboot.thrift.tutorial.Calculator.Processor<>(new CalculatorHandler()))
+                        .protocolFactory(ThriftProtocol.BINARY.factory())
+                        .transportFactory(new TFramedTransport.Factory())
+                        .minWorkerThreads(2).maxWorkerThreads(16));
+                ExecutorService serving = Executors.newSingleThreadExecutor();
+                serving.submit(server::serve);
+                await().atMost(Duration.ofSeconds(5)).until(server::isServing);
+                return new Running("127.0.0.1:" + socket.getServerSocket().getLocalPort(), () -> {
+                    server.stop();
+                    serving.shutdownNow();
+                });
+            }
+        };
+
+        abstract Running start() throws Exception;
+    }
+
+    /** A started server: where it listens and how to stop it. */
+    record Running(String address, Runnable stopper) {
+    }
+
+    private Running server;
     private ThriftClient client;
     private Calculator.Iface calculator;
 
-    @BeforeEach
-    void start() {
-        server = ServerProcess.start();
+    private void connect(OlderServer kind) throws Exception {
+        server = kind.start();
         // Few connections, so the many calls share them and a stray reply would meet a later call.
         client = ThriftClient.builder().servers(server.address()).maxConnections(2)
                 .readTimeout(Duration.ofSeconds(5)).build();
@@ -43,28 +84,38 @@ class VersionSkewTest {
 
     @AfterEach
     void stop() {
-        client.close();
-        server.close();
+        if (client != null) {
+            client.close();
+        }
+        if (server != null) {
+            server.stopper().run();
+        }
     }
 
-    @Test
-    void unknownTwoWayMethodFailsWithUnknownMethodAndTheConnectionStaysUsable() throws Exception {
+    @ParameterizedTest
+    @EnumSource(OlderServer.class)
+    void unknownTwoWayMethodFailsWithUnknownMethodAndTheConnectionStaysUsable(OlderServer kind) throws Exception {
+        connect(kind);
         assertThatThrownBy(() -> calculator.multiply(6, 7))
                 .isInstanceOfSatisfying(TApplicationException.class,
                         e -> assertThat(e.getType()).isEqualTo(TApplicationException.UNKNOWN_METHOD));
         assertThat(calculator.add(6, 7)).isEqualTo(13);
     }
 
-    @Test
-    void replyToAnUnknownOnewayMethodNeverReachesTheNextCall() throws Exception {
+    @ParameterizedTest
+    @EnumSource(OlderServer.class)
+    void replyToAnUnknownOnewayMethodNeverReachesTheNextCall(OlderServer kind) throws Exception {
+        connect(kind);
         for (int i = 0; i < 50; i++) {
             calculator.shout("hello " + i);
             assertThat(calculator.add(i, 1)).isEqualTo(i + 1);
         }
     }
 
-    @Test
-    void manyConcurrentCallsEachGetTheirOwnResult() throws Exception {
+    @ParameterizedTest
+    @EnumSource(OlderServer.class)
+    void manyConcurrentCallsEachGetTheirOwnResult(OlderServer kind) throws Exception {
+        connect(kind);
         ExecutorService threads = Executors.newFixedThreadPool(THREADS);
         try {
             List<Future<List<String>>> results = new ArrayList<>();
