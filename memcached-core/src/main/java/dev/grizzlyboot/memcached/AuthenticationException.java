@@ -10,6 +10,12 @@ public class AuthenticationException extends MemcachedStatusException {
 
     private static final long serialVersionUID = 1L;
 
+    /**
+     * Creates the exception for a refused or missing login.
+     *
+     * @param status the status the server answered with
+     * @param message what was refused, naming the server and the user
+     */
     public AuthenticationException(ServerStatus status, String message) {
         super(status, message);
     }

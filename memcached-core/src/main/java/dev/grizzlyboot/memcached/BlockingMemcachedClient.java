@@ -32,122 +32,268 @@ public final class BlockingMemcachedClient {
         this.deadlineNanos = operationTimeout.toNanos() + TimeUnit.MILLISECONDS.toNanos(GRACE_MILLIS);
     }
 
-    /** The asynchronous client behind this facade. */
+    /**
+     * The asynchronous client behind this facade.
+     *
+     * @return the client whose futures these methods wait for
+     */
     public MemcachedClient async() {
         return client;
     }
 
-    /** See {@link MemcachedClient#get(String)}. */
+    /**
+     * See {@link MemcachedClient#get(String)}.
+     *
+     * @param key the key
+     * @return the value, or {@code null} on a miss
+     */
     public Object get(String key) {
         return await(client.get(key));
     }
 
-    /** See {@link MemcachedClient#getFresh(String)}. */
+    /**
+     * See {@link MemcachedClient#getFresh(String)}.
+     *
+     * @param key the key
+     * @return the value read from memcached, or {@code null} on a miss
+     */
     public Object getFresh(String key) {
         return await(client.getFresh(key));
     }
 
-    /** See {@link MemcachedClient#get(String, Transcoder)}. */
+    /**
+     * See {@link MemcachedClient#get(String, Transcoder)}.
+     *
+     * @param <T> the type of the value
+     * @param key the key
+     * @param transcoder decodes the stored bytes and flags
+     * @return the value, or {@code null} on a miss
+     */
     public <T> T get(String key, Transcoder<T> transcoder) {
         return await(client.get(key, transcoder));
     }
 
-    /** See {@link MemcachedClient#gets(String)}. */
+    /**
+     * See {@link MemcachedClient#gets(String)}.
+     *
+     * @param key the key
+     * @return the value with its CAS token, or {@code null} on a miss
+     */
     public CasValue<Object> gets(String key) {
         return await(client.gets(key));
     }
 
-    /** See {@link MemcachedClient#getAndTouch(String, Duration)}. */
+    /**
+     * See {@link MemcachedClient#getAndTouch(String, Duration)}.
+     *
+     * @param key the key
+     * @param expiry the new expiry; {@link Duration#ZERO} for never
+     * @return the value, or {@code null} on a miss
+     */
     public Object getAndTouch(String key, Duration expiry) {
         return await(client.getAndTouch(key, expiry));
     }
 
-    /** See {@link MemcachedClient#touch(String, Duration)}. */
+    /**
+     * See {@link MemcachedClient#touch(String, Duration)}.
+     *
+     * @param key the key
+     * @param expiry the new expiry; {@link Duration#ZERO} for never
+     * @return {@code false} if the key is not stored
+     */
     public boolean touch(String key, Duration expiry) {
         return await(client.touch(key, expiry));
     }
 
-    /** See {@link MemcachedClient#set(String, Object, Duration)}. */
+    /**
+     * See {@link MemcachedClient#set(String, Object, Duration)}.
+     *
+     * @param key the key
+     * @param value the value
+     * @param expiry how long the value lives; {@link Duration#ZERO} for never
+     */
     public void set(String key, Object value, Duration expiry) {
         await(client.set(key, value, expiry));
     }
 
-    /** See {@link MemcachedClient#set(String, Object, Duration, Transcoder)}. */
+    /**
+     * See {@link MemcachedClient#set(String, Object, Duration, Transcoder)}.
+     *
+     * @param <T> the type of the value
+     * @param key the key
+     * @param value the value
+     * @param expiry how long the value lives; {@link Duration#ZERO} for never
+     * @param transcoder encodes the value into bytes and flags
+     */
     public <T> void set(String key, T value, Duration expiry, Transcoder<? super T> transcoder) {
         await(client.set(key, value, expiry, transcoder));
     }
 
-    /** See {@link MemcachedClient#add(String, Object, Duration)}. */
+    /**
+     * See {@link MemcachedClient#add(String, Object, Duration)}.
+     *
+     * @param key the key
+     * @param value the value
+     * @param expiry how long the value lives; {@link Duration#ZERO} for never
+     * @return {@code false} if the key is already stored
+     */
     public boolean add(String key, Object value, Duration expiry) {
         return await(client.add(key, value, expiry));
     }
 
-    /** See {@link MemcachedClient#replace(String, Object, Duration)}. */
+    /**
+     * See {@link MemcachedClient#replace(String, Object, Duration)}.
+     *
+     * @param key the key
+     * @param value the value
+     * @param expiry how long the value lives; {@link Duration#ZERO} for never
+     * @return {@code false} if the key is not stored
+     */
     public boolean replace(String key, Object value, Duration expiry) {
         return await(client.replace(key, value, expiry));
     }
 
-    /** See {@link MemcachedClient#append(String, Object)}. */
+    /**
+     * See {@link MemcachedClient#append(String, Object)}.
+     *
+     * @param key the key
+     * @param value what to append
+     * @return {@code false} if the key is not stored
+     */
     public boolean append(String key, Object value) {
         return await(client.append(key, value));
     }
 
-    /** See {@link MemcachedClient#prepend(String, Object)}. */
+    /**
+     * See {@link MemcachedClient#prepend(String, Object)}.
+     *
+     * @param key the key
+     * @param value what to prepend
+     * @return {@code false} if the key is not stored
+     */
     public boolean prepend(String key, Object value) {
         return await(client.prepend(key, value));
     }
 
-    /** See {@link MemcachedClient#cas(String, Object, long, Duration)}. */
+    /**
+     * See {@link MemcachedClient#cas(String, Object, long, Duration)}.
+     *
+     * @param key the key
+     * @param value the new value
+     * @param cas the token read with the value (not 0)
+     * @param expiry how long the value lives; {@link Duration#ZERO} for never
+     * @return whether the value was stored, and if not, why
+     */
     public CasResult cas(String key, Object value, long cas, Duration expiry) {
         return await(client.cas(key, value, cas, expiry), 2);
     }
 
-    /** See {@link MemcachedClient#delete(String)}. */
+    /**
+     * See {@link MemcachedClient#delete(String)}.
+     *
+     * @param key the key
+     * @return {@code false} if the key was not stored
+     */
     public boolean delete(String key) {
         return await(client.delete(key));
     }
 
-    /** See {@link MemcachedClient#incr(String, long)}. */
+    /**
+     * See {@link MemcachedClient#incr(String, long)}.
+     *
+     * @param key the key
+     * @param delta how much to add (not negative)
+     * @return the counter's new value
+     */
     public long incr(String key, long delta) {
         return await(client.incr(key, delta));
     }
 
-    /** See {@link MemcachedClient#incr(String, long, long, Duration)}. */
+    /**
+     * See {@link MemcachedClient#incr(String, long, long, Duration)}.
+     *
+     * @param key the key
+     * @param delta how much to add (not negative)
+     * @param initial the value a new counter starts with (not negative)
+     * @param expiry how long a new counter lives; {@link Duration#ZERO} for never
+     * @return the counter's new value
+     */
     public long incr(String key, long delta, long initial, Duration expiry) {
         return await(client.incr(key, delta, initial, expiry));
     }
 
-    /** See {@link MemcachedClient#decr(String, long)}. */
+    /**
+     * See {@link MemcachedClient#decr(String, long)}.
+     *
+     * @param key the key
+     * @param delta how much to subtract (not negative)
+     * @return the counter's new value
+     */
     public long decr(String key, long delta) {
         return await(client.decr(key, delta));
     }
 
-    /** See {@link MemcachedClient#decr(String, long, long, Duration)}. */
+    /**
+     * See {@link MemcachedClient#decr(String, long, long, Duration)}.
+     *
+     * @param key the key
+     * @param delta how much to subtract (not negative)
+     * @param initial the value a new counter starts with (not negative)
+     * @param expiry how long a new counter lives; {@link Duration#ZERO} for never
+     * @return the counter's new value
+     */
     public long decr(String key, long delta, long initial, Duration expiry) {
         return await(client.decr(key, delta, initial, expiry));
     }
 
-    /** See {@link MemcachedClient#getMulti(Collection)}. */
+    /**
+     * See {@link MemcachedClient#getMulti(Collection)}.
+     *
+     * @param keys the keys
+     * @return each key's outcome and value
+     */
     public BulkResult<Object> getMulti(Collection<String> keys) {
         return await(client.getMulti(keys));
     }
 
-    /** See {@link MemcachedClient#getsMulti(Collection)}. */
+    /**
+     * See {@link MemcachedClient#getsMulti(Collection)}.
+     *
+     * @param keys the keys
+     * @return each key's outcome, value and CAS token
+     */
     public BulkResult<Object> getsMulti(Collection<String> keys) {
         return await(client.getsMulti(keys));
     }
 
-    /** See {@link MemcachedClient#setMulti(Map, Duration)}. */
+    /**
+     * See {@link MemcachedClient#setMulti(Map, Duration)}.
+     *
+     * @param values the values by key
+     * @param expiry how long the values live; {@link Duration#ZERO} for never
+     * @return each key's outcome
+     */
     public BulkResult<Object> setMulti(Map<String, ?> values, Duration expiry) {
         return await(client.setMulti(values, expiry));
     }
 
-    /** See {@link MemcachedClient#deleteMulti(Collection)}. */
+    /**
+     * See {@link MemcachedClient#deleteMulti(Collection)}.
+     *
+     * @param keys the keys
+     * @return each key's outcome
+     */
     public BulkResult<Object> deleteMulti(Collection<String> keys) {
         return await(client.deleteMulti(keys));
     }
 
-    /** See {@link MemcachedClient#casMulti(Map, Duration)}. */
+    /**
+     * See {@link MemcachedClient#casMulti(Map, Duration)}.
+     *
+     * @param values the new values and their tokens by key
+     * @param expiry how long the values live; {@link Duration#ZERO} for never
+     * @return each key's outcome
+     */
     public BulkResult<Object> casMulti(Map<String, CasValue<?>> values, Duration expiry) {
         return await(client.casMulti(values, expiry));
     }
@@ -157,17 +303,30 @@ public final class BlockingMemcachedClient {
         await(client.noop());
     }
 
-    /** See {@link MemcachedClient#version()}. */
+    /**
+     * See {@link MemcachedClient#version()}.
+     *
+     * @return the version by server
+     */
     public Map<ServerAddress, String> version() {
         return await(client.version());
     }
 
-    /** See {@link MemcachedClient#stats()}. */
+    /**
+     * See {@link MemcachedClient#stats()}.
+     *
+     * @return the statistics by server, by name
+     */
     public Map<ServerAddress, Map<String, String>> stats() {
         return await(client.stats());
     }
 
-    /** See {@link MemcachedClient#stats(String)}. */
+    /**
+     * See {@link MemcachedClient#stats(String)}.
+     *
+     * @param group the group, such as {@code "settings"}
+     * @return the statistics by server, by name
+     */
     public Map<ServerAddress, Map<String, String>> stats(String group) {
         return await(client.stats(group));
     }

@@ -18,23 +18,41 @@ public final class BulkResult<T> {
         this.results = Collections.unmodifiableMap(results);
     }
 
-    /** The result for one key, or {@code null} if the key was not part of the call. */
+    /**
+     * The result for one key, or {@code null} if the key was not part of the call.
+     *
+     * @param key a key of the call
+     * @return its outcome, value, token and error
+     */
     public KeyResult<T> get(String key) {
         return results.get(key);
     }
 
-    /** The outcome for one key, or {@code null} if the key was not part of the call. */
+    /**
+     * The outcome for one key, or {@code null} if the key was not part of the call.
+     *
+     * @param key a key of the call
+     * @return what happened to it
+     */
     public Outcome outcome(String key) {
         KeyResult<T> result = results.get(key);
         return result == null ? null : result.outcome();
     }
 
-    /** Every key's result, in call order. */
+    /**
+     * Every key's result, in call order.
+     *
+     * @return an unmodifiable map from each key to its result
+     */
     public Map<String, KeyResult<T>> asMap() {
         return results;
     }
 
-    /** The values of the keys that were {@link Outcome#FOUND}, in call order. */
+    /**
+     * The values of the keys that were {@link Outcome#FOUND}, in call order.
+     *
+     * @return a new map from each key found to its value
+     */
     public Map<String, T> values() {
         Map<String, T> values = new LinkedHashMap<>();
         results.forEach((key, result) -> {
@@ -45,7 +63,11 @@ public final class BulkResult<T> {
         return values;
     }
 
-    /** The keys that failed with an error, and why. */
+    /**
+     * The keys that failed with an error, and why.
+     *
+     * @return a new map from each failed key to its error; empty if none failed
+     */
     public Map<String, MemcachedException> errors() {
         Map<String, MemcachedException> errors = new LinkedHashMap<>();
         results.forEach((key, result) -> {
@@ -56,7 +78,11 @@ public final class BulkResult<T> {
         return errors;
     }
 
-    /** How many keys the call had. */
+    /**
+     * How many keys the call had.
+     *
+     * @return the number of distinct keys
+     */
     public int size() {
         return results.size();
     }

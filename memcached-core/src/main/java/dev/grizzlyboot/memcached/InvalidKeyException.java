@@ -8,6 +8,11 @@ public class InvalidKeyException extends MemcachedException {
 
     private static final long serialVersionUID = 1L;
 
+    /**
+     * Creates the exception for a rejected key.
+     *
+     * @param message what is wrong with the key
+     */
     public InvalidKeyException(String message) {
         super(message);
     }

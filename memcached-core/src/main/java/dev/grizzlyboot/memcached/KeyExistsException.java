@@ -7,6 +7,11 @@ public class KeyExistsException extends MemcachedStatusException {
 
     private static final long serialVersionUID = 1L;
 
+    /**
+     * Creates the exception for {@link ServerStatus#KEY_EXISTS}.
+     *
+     * @param message the operation and key
+     */
     public KeyExistsException(String message) {
         super(ServerStatus.KEY_EXISTS, message);
     }

@@ -7,6 +7,11 @@ public class KeyNotFoundException extends MemcachedStatusException {
 
     private static final long serialVersionUID = 1L;
 
+    /**
+     * Creates the exception for {@link ServerStatus#KEY_NOT_FOUND}.
+     *
+     * @param message the operation and key
+     */
     public KeyNotFoundException(String message) {
         super(ServerStatus.KEY_NOT_FOUND, message);
     }

@@ -11,7 +11,11 @@ package dev.grizzlyboot.memcached;
  */
 public record KeyResult<T>(Outcome outcome, T value, long cas, MemcachedException error) {
 
-    /** Whether the key's operation did what was asked (found, stored or deleted). */
+    /**
+     * Whether the key's operation did what was asked (found, stored or deleted).
+     *
+     * @return {@code true} for {@link Outcome#FOUND}, {@link Outcome#STORED} and {@link Outcome#DELETED}
+     */
     public boolean succeeded() {
         return outcome == Outcome.FOUND || outcome == Outcome.STORED || outcome == Outcome.DELETED;
     }

@@ -73,17 +73,29 @@ public final class MemcachedClient implements AutoCloseable {
         this.blocking = new BlockingMemcachedClient(this, operationTimeout);
     }
 
-    /** A builder; {@code servers} is the only required setting. */
+    /**
+     * A builder; {@code servers} is the only required setting.
+     *
+     * @return a new builder with the defaults
+     */
     public static MemcachedClientBuilder builder() {
         return new MemcachedClientBuilder();
     }
 
-    /** The same client with blocking methods. */
+    /**
+     * The same client with blocking methods.
+     *
+     * @return the blocking view of this client (one instance, sharing this client's connections)
+     */
     public BlockingMemcachedClient blocking() {
         return blocking;
     }
 
-    /** The servers in use, in list order (failed ones included). */
+    /**
+     * The servers in use, in list order (failed ones included).
+     *
+     * @return an unmodifiable snapshot of the server list
+     */
     public List<ServerAddress> servers() {
         return cluster.servers();
     }
@@ -92,38 +104,65 @@ public final class MemcachedClient implements AutoCloseable {
      * The server a key is read from now: its owner on the ring, or, while the owner is marked
      * failed, the server failover (or a replica) sends it to.
      *
+     * @param key the key (at most 250 bytes of UTF-8, no spaces or control characters)
+     * @return the server a read of {@code key} goes to
      * @throws ServerUnavailableException if no server can take the key
      */
     public ServerAddress serverFor(String key) {
         return cluster.serverFor(key);
     }
 
-    /** The server that owns a key by the server list alone, whatever their health. */
+    /**
+     * The server that owns a key by the server list alone, whatever their health.
+     *
+     * @param key the key (at most 250 bytes of UTF-8, no spaces or control characters)
+     * @return the server that owns {@code key} on the full ring
+     */
     public ServerAddress ownerOf(String key) {
         return cluster.ownerOf(key);
     }
 
-    /** Each server's health (active or failed, since when, last error), in list order. */
+    /**
+     * Each server's health (active or failed, since when, last error), in list order.
+     *
+     * @return a snapshot of each server's state
+     */
     public List<ServerState> serverStates() {
         return cluster.states();
     }
 
-    /** Each server's health, Ketama weight and connection-pool figures, in list order. */
+    /**
+     * Each server's health, Ketama weight and connection-pool figures, in list order.
+     *
+     * @return a snapshot of each server's details
+     */
     public List<ServerDetails> serverDetails() {
         return cluster.details();
     }
 
-    /** How many values the near cache holds now (an estimate); 0 without a near cache. */
+    /**
+     * How many values the near cache holds now (an estimate); 0 without a near cache.
+     *
+     * @return the estimated number of values held locally
+     */
     public long nearCacheSize() {
         return near.size();
     }
 
-    /** Tells {@code listener} whenever a server is marked failed or comes back. */
+    /**
+     * Tells {@code listener} whenever a server is marked failed or comes back.
+     *
+     * @param listener called on the client's own threads, so it must be quick and must not block
+     */
     public void addServerStateListener(ServerStateListener listener) {
         cluster.addListener(listener);
     }
 
-    /** Stops telling {@code listener} about server state changes. */
+    /**
+     * Stops telling {@code listener} about server state changes.
+     *
+     * @param listener a listener added with {@link #addServerStateListener}
+     */
     public void removeServerStateListener(ServerStateListener listener) {
         cluster.removeListener(listener);
     }
@@ -145,17 +184,30 @@ public final class MemcachedClient implements AutoCloseable {
      * Builds the ring for a new server list and opens connections to its new servers without
      * using it; {@link ServerListChange#apply()} then switches to it in one step. This is how
      * coordinated changes let every client switch at the same moment.
+     *
+     * @param servers {@code host:port} strings (each may hold a comma-separated list)
+     * @return the prepared change, to {@link ServerListChange#apply() apply} or
+     *     {@link ServerListChange#discard() discard}
      */
     public ServerListChange prepareServers(List<String> servers) {
         return cluster.prepare(ServerAddress.parseAll(servers));
     }
 
-    /** Adds a server (weight 1); nothing happens if it is already in the list. */
+    /**
+     * Adds a server (weight 1); nothing happens if it is already in the list.
+     *
+     * @param server the server as {@code host:port}
+     */
     public void addServer(String server) {
         addServer(server, 1);
     }
 
-    /** Adds a server with a Ketama weight (its share of keys is its weight over the total). */
+    /**
+     * Adds a server with a Ketama weight (its share of keys is its weight over the total).
+     *
+     * @param server the server as {@code host:port}
+     * @param weight its Ketama weight (at least 1)
+     */
     public void addServer(String server, int weight) {
         cluster.addServer(ServerAddress.parse(server), weight);
     }
@@ -164,6 +216,7 @@ public final class MemcachedClient implements AutoCloseable {
      * Removes a server: its keys move to the other servers; its connections close once their
      * pending requests finish.
      *
+     * @param server the server as {@code host:port}, as it is in the list
      * @throws IllegalArgumentException if it is the last server
      */
     public void removeServer(String server) {
@@ -172,7 +225,12 @@ public final class MemcachedClient implements AutoCloseable {
 
     // ---- reads ----------------------------------------------------------------------------------
 
-    /** The value of a key, or {@code null} if it is not stored. */
+    /**
+     * The value of a key, or {@code null} if it is not stored.
+     *
+     * @param key the key (at most 250 bytes of UTF-8, no spaces or control characters)
+     * @return a future that completes with the value, or {@code null} on a miss
+     */
     public CompletableFuture<Object> get(String key) {
         return get(key, transcoder);
     }
@@ -180,6 +238,11 @@ public final class MemcachedClient implements AutoCloseable {
     /**
      * The value of a key decoded by {@code valueTranscoder}, or {@code null} if it is not stored.
      * With a near cache, a local copy is used when there is one.
+     *
+     * @param <T> the type of the value
+     * @param key the key (at most 250 bytes of UTF-8, no spaces or control characters)
+     * @param valueTranscoder decodes the stored bytes and flags
+     * @return a future that completes with the value, or {@code null} on a miss
      */
     public <T> CompletableFuture<T> get(String key, Transcoder<T> valueTranscoder) {
         return commands.get(key, valueTranscoder);
@@ -188,27 +251,54 @@ public final class MemcachedClient implements AutoCloseable {
     /**
      * The value of a key read from memcached even when the near cache has a copy (the near cache
      * then keeps the fresh value); without a near cache, the same as {@link #get(String)}.
+     *
+     * @param key the key (at most 250 bytes of UTF-8, no spaces or control characters)
+     * @return a future that completes with the value, or {@code null} on a miss
      */
     public CompletableFuture<Object> getFresh(String key) {
         return commands.getFresh(key, transcoder);
     }
 
-    /** The value of a key with its CAS token, or {@code null} if it is not stored. */
+    /**
+     * The value of a key with its CAS token, or {@code null} if it is not stored.
+     *
+     * @param key the key (at most 250 bytes of UTF-8, no spaces or control characters)
+     * @return a future that completes with the value and its token, or {@code null} on a miss
+     */
     public CompletableFuture<CasValue<Object>> gets(String key) {
         return gets(key, transcoder);
     }
 
-    /** The value of a key, decoded by {@code valueTranscoder}, with its CAS token, or {@code null}. */
+    /**
+     * The value of a key, decoded by {@code valueTranscoder}, with its CAS token, or {@code null}.
+     *
+     * @param <T> the type of the value
+     * @param key the key (at most 250 bytes of UTF-8, no spaces or control characters)
+     * @param valueTranscoder decodes the stored bytes and flags
+     * @return a future that completes with the value and its token, or {@code null} on a miss
+     */
     public <T> CompletableFuture<CasValue<T>> gets(String key, Transcoder<T> valueTranscoder) {
         return commands.gets(key, valueTranscoder);
     }
 
-    /** The value of a key, or {@code null}, and resets its expiry to {@code expiry} when found. */
+    /**
+     * The value of a key, or {@code null}, and resets its expiry to {@code expiry} when found.
+     *
+     * @param key the key (at most 250 bytes of UTF-8, no spaces or control characters)
+     * @param expiry how long the value lives from now; {@link Duration#ZERO} for never
+     * @return a future that completes with the value, or {@code null} on a miss
+     */
     public CompletableFuture<Object> getAndTouch(String key, Duration expiry) {
         return commands.getAndTouch(key, expiry, transcoder);
     }
 
-    /** Resets the expiry of a key; {@code false} if the key is not stored. */
+    /**
+     * Resets the expiry of a key; {@code false} if the key is not stored.
+     *
+     * @param key the key (at most 250 bytes of UTF-8, no spaces or control characters)
+     * @param expiry how long the value lives from now; {@link Duration#ZERO} for never
+     * @return a future that completes with {@code true} if the key was touched
+     */
     public CompletableFuture<Boolean> touch(String key, Duration expiry) {
         return commands.touch(key, expiry);
     }
@@ -218,23 +308,51 @@ public final class MemcachedClient implements AutoCloseable {
     /**
      * Stores a value whatever is there. {@code expiry} {@link Duration#ZERO} means never;
      * more than 30 days is sent as an absolute time, as memcached requires.
+     *
+     * @param key the key (at most 250 bytes of UTF-8, no spaces or control characters)
+     * @param value the value, encoded by the client's transcoder
+     * @param expiry how long the value lives; {@link Duration#ZERO} for never
+     * @return a future that completes when the server has stored the value
      */
     public CompletableFuture<Void> set(String key, Object value, Duration expiry) {
         return set(key, value, expiry, transcoder);
     }
 
-    /** Stores a value encoded by {@code valueTranscoder}. */
+    /**
+     * Stores a value encoded by {@code valueTranscoder}.
+     *
+     * @param <T> the type of the value
+     * @param key the key (at most 250 bytes of UTF-8, no spaces or control characters)
+     * @param value the value
+     * @param expiry how long the value lives; {@link Duration#ZERO} for never
+     * @param valueTranscoder encodes the value into bytes and flags
+     * @return a future that completes when the server has stored the value
+     */
     public <T> CompletableFuture<Void> set(String key, T value, Duration expiry, Transcoder<? super T> valueTranscoder) {
         return commands.store("set", Opcode.SET, key, value, expiry, 0, valueTranscoder, Answers.okOrError());
     }
 
-    /** Stores a value only if the key is not stored yet; {@code false} if it already is. */
+    /**
+     * Stores a value only if the key is not stored yet; {@code false} if it already is.
+     *
+     * @param key the key (at most 250 bytes of UTF-8, no spaces or control characters)
+     * @param value the value, encoded by the client's transcoder
+     * @param expiry how long the value lives; {@link Duration#ZERO} for never
+     * @return a future that completes with {@code true} if the value was stored
+     */
     public CompletableFuture<Boolean> add(String key, Object value, Duration expiry) {
         return commands.store("add", Opcode.ADD, key, value, expiry, 0, transcoder,
                 Answers.falseOn(ServerStatus.KEY_EXISTS, ServerStatus.ITEM_NOT_STORED));
     }
 
-    /** Stores a value only if the key is already stored; {@code false} if it is not. */
+    /**
+     * Stores a value only if the key is already stored; {@code false} if it is not.
+     *
+     * @param key the key (at most 250 bytes of UTF-8, no spaces or control characters)
+     * @param value the value, encoded by the client's transcoder
+     * @param expiry how long the value lives; {@link Duration#ZERO} for never
+     * @return a future that completes with {@code true} if the value was replaced
+     */
     public CompletableFuture<Boolean> replace(String key, Object value, Duration expiry) {
         return commands.store("replace", Opcode.REPLACE, key, value, expiry, 0, transcoder,
                 Answers.falseOn(ServerStatus.KEY_NOT_FOUND, ServerStatus.ITEM_NOT_STORED));
@@ -243,12 +361,22 @@ public final class MemcachedClient implements AutoCloseable {
     /**
      * Appends bytes to a stored value (the value is encoded by the default transcoder and the
      * stored flags are kept, so append strings to strings); {@code false} if the key is not stored.
+     *
+     * @param key the key (at most 250 bytes of UTF-8, no spaces or control characters)
+     * @param value what to append, encoded by the default transcoder
+     * @return a future that completes with {@code true} if the bytes were appended
      */
     public CompletableFuture<Boolean> append(String key, Object value) {
         return commands.concat("append", Opcode.APPEND, key, value, transcoder);
     }
 
-    /** Prepends bytes to a stored value, as {@link #append} appends; {@code false} if the key is not stored. */
+    /**
+     * Prepends bytes to a stored value, as {@link #append} appends; {@code false} if the key is not stored.
+     *
+     * @param key the key (at most 250 bytes of UTF-8, no spaces or control characters)
+     * @param value what to prepend, encoded by the default transcoder
+     * @return a future that completes with {@code true} if the bytes were prepended
+     */
     public CompletableFuture<Boolean> prepend(String key, Object value) {
         return commands.concat("prepend", Opcode.PREPEND, key, value, transcoder);
     }
@@ -258,12 +386,24 @@ public final class MemcachedClient implements AutoCloseable {
      * With replicas, the owner's copy decides; replicas then get the stored value (their tokens differ).
      * A token of 0 fails with {@link IllegalArgumentException}: memcached would take it as "no
      * check" and store unconditionally, creating a missing key.
+     *
+     * @param key the key (at most 250 bytes of UTF-8, no spaces or control characters)
+     * @param value the new value, encoded by the client's transcoder
+     * @param cas the token read with the value (not 0)
+     * @param expiry how long the value lives; {@link Duration#ZERO} for never
+     * @return a future that completes with {@link CasResult#STORED}, {@link CasResult#EXISTS} (token stale) or
+     *     {@link CasResult#NOT_FOUND}
      */
     public CompletableFuture<CasResult> cas(String key, Object value, long cas, Duration expiry) {
         return commands.cas(key, value, cas, expiry, transcoder);
     }
 
-    /** Removes a key; {@code false} if it was not stored. */
+    /**
+     * Removes a key; {@code false} if it was not stored.
+     *
+     * @param key the key (at most 250 bytes of UTF-8, no spaces or control characters)
+     * @return a future that completes with {@code true} if the key was removed
+     */
     public CompletableFuture<Boolean> delete(String key) {
         return commands.delete(key);
     }
@@ -273,12 +413,24 @@ public final class MemcachedClient implements AutoCloseable {
      * {@link KeyNotFoundException} if the key is not stored. Counters are unsigned 64-bit numbers:
      * a negative {@code delta} (or {@code initial}) fails with {@link IllegalArgumentException}
      * rather than being sent as a huge one; subtract with {@link #decr}.
+     *
+     * @param key the key (at most 250 bytes of UTF-8, no spaces or control characters)
+     * @param delta how much to add (not negative)
+     * @return a future that completes with the counter's new value
      */
     public CompletableFuture<Long> incr(String key, long delta) {
         return commands.counter("incr", Opcode.INCREMENT, key, delta, 0, null);
     }
 
-    /** Adds {@code delta} to a counter, creating it as {@code initial} (with {@code expiry}) if it is not stored. */
+    /**
+     * Adds {@code delta} to a counter, creating it as {@code initial} (with {@code expiry}) if it is not stored.
+     *
+     * @param key the key (at most 250 bytes of UTF-8, no spaces or control characters)
+     * @param delta how much to add (not negative)
+     * @param initial the value a new counter starts with (not negative)
+     * @param expiry how long a new counter lives; {@link Duration#ZERO} for never
+     * @return a future that completes with the counter's new value
+     */
     public CompletableFuture<Long> incr(String key, long delta, long initial, Duration expiry) {
         return commands.counter("incr", Opcode.INCREMENT, key, delta, initial, Objects.requireNonNull(expiry, "expiry"));
     }
@@ -286,39 +438,79 @@ public final class MemcachedClient implements AutoCloseable {
     /**
      * Subtracts {@code delta} from a counter (memcached stops at 0) and returns the new value;
      * fails with {@link KeyNotFoundException} if the key is not stored.
+     *
+     * @param key the key (at most 250 bytes of UTF-8, no spaces or control characters)
+     * @param delta how much to subtract (not negative)
+     * @return a future that completes with the counter's new value
      */
     public CompletableFuture<Long> decr(String key, long delta) {
         return commands.counter("decr", Opcode.DECREMENT, key, delta, 0, null);
     }
 
-    /** Subtracts {@code delta} from a counter, creating it as {@code initial} if it is not stored. */
+    /**
+     * Subtracts {@code delta} from a counter, creating it as {@code initial} if it is not stored.
+     *
+     * @param key the key (at most 250 bytes of UTF-8, no spaces or control characters)
+     * @param delta how much to subtract (not negative)
+     * @param initial the value a new counter starts with (not negative)
+     * @param expiry how long a new counter lives; {@link Duration#ZERO} for never
+     * @return a future that completes with the counter's new value
+     */
     public CompletableFuture<Long> decr(String key, long delta, long initial, Duration expiry) {
         return commands.counter("decr", Opcode.DECREMENT, key, delta, initial, Objects.requireNonNull(expiry, "expiry"));
     }
 
     // ---- bulk -----------------------------------------------------------------------------------
 
-    /** Reads many keys: one write and one round trip per server. Misses are {@link Outcome#NOT_FOUND}. */
+    /**
+     * Reads many keys: one write and one round trip per server. Misses are {@link Outcome#NOT_FOUND}.
+     *
+     * @param keys the keys, each as for {@link #get(String)}
+     * @return a future that completes with each key's outcome and value
+     */
     public CompletableFuture<BulkResult<Object>> getMulti(Collection<String> keys) {
         return getMulti(keys, transcoder);
     }
 
-    /** Reads many keys with a given transcoder; with a near cache, only keys without a local copy go to memcached. */
+    /**
+     * Reads many keys with a given transcoder; with a near cache, only keys without a local copy go to memcached.
+     *
+     * @param <T> the type of the values
+     * @param keys the keys, each as for {@link #get(String)}
+     * @param valueTranscoder decodes the stored bytes and flags
+     * @return a future that completes with each key's outcome and value
+     */
     public <T> CompletableFuture<BulkResult<T>> getMulti(Collection<String> keys, Transcoder<T> valueTranscoder) {
         return commands.getMulti(keys, valueTranscoder);
     }
 
-    /** Reads many keys with their CAS tokens ({@link KeyResult#cas()}). */
+    /**
+     * Reads many keys with their CAS tokens ({@link KeyResult#cas()}).
+     *
+     * @param keys the keys, each as for {@link #get(String)}
+     * @return a future that completes with each key's outcome, value and token
+     */
     public CompletableFuture<BulkResult<Object>> getsMulti(Collection<String> keys) {
         return commands.getsMulti(keys, transcoder);
     }
 
-    /** Stores many values with one expiry: one write and one round trip per server. */
+    /**
+     * Stores many values with one expiry: one write and one round trip per server.
+     *
+     * @param values the values by key, encoded by the client's transcoder
+     * @param expiry how long the values live; {@link Duration#ZERO} for never
+     * @return a future that completes with each key's outcome
+     */
     public CompletableFuture<BulkResult<Object>> setMulti(Map<String, ?> values, Duration expiry) {
         return commands.setMulti(values, expiry, transcoder);
     }
 
-    /** Removes many keys; keys that were not stored are {@link Outcome#NOT_FOUND}. */
+    /**
+     * Removes many keys; keys that were not stored are {@link Outcome#NOT_FOUND}.
+     *
+     * @param keys the keys, each as for {@link #delete(String)}
+     * @return a future that completes with each key's outcome
+     */
     public CompletableFuture<BulkResult<Object>> deleteMulti(Collection<String> keys) {
         return commands.deleteMulti(keys);
     }
@@ -327,6 +519,10 @@ public final class MemcachedClient implements AutoCloseable {
      * Compare-and-swaps many keys, each with the token in its {@link CasValue}: each key is
      * {@link Outcome#STORED}, {@link Outcome#EXISTS} (token stale) or {@link Outcome#NOT_FOUND}.
      * A token of 0 fails the whole call with {@link IllegalArgumentException}, as in {@link #cas}.
+     *
+     * @param values the new values and their tokens by key
+     * @param expiry how long the values live; {@link Duration#ZERO} for never
+     * @return a future that completes with each key's outcome
      */
     public CompletableFuture<BulkResult<Object>> casMulti(Map<String, CasValue<?>> values, Duration expiry) {
         return commands.casMulti(values, expiry, transcoder);
@@ -337,6 +533,8 @@ public final class MemcachedClient implements AutoCloseable {
     /**
      * Round trip to every server; completes when all answered, or fails with the first server's
      * error. {@link #noopEach()} reports each server instead.
+     *
+     * @return a future that completes when every server has answered
      */
     public CompletableFuture<Void> noop() {
         return noopEach().thenApply(results -> {
@@ -345,27 +543,49 @@ public final class MemcachedClient implements AutoCloseable {
         });
     }
 
-    /** Round trip to every server, each server's outcome reported on its own. */
+    /**
+     * Round trip to every server, each server's outcome reported on its own.
+     *
+     * @return a future that completes with each server's outcome, never exceptionally for one server's failure
+     */
     public CompletableFuture<ServerResults<Void>> noopEach() {
         return commands.noopEach();
     }
 
-    /** Each server's version; fails with the first server's error if one does not answer ({@link #versionEach()} does not). */
+    /**
+     * Each server's version; fails with the first server's error if one does not answer
+     * ({@link #versionEach()} does not).
+     *
+     * @return a future that completes with the version by server
+     */
     public CompletableFuture<Map<ServerAddress, String>> version() {
         return versionEach().thenApply(ServerResults::valuesOrThrow);
     }
 
-    /** Each server's version, or why it did not answer. */
+    /**
+     * Each server's version, or why it did not answer.
+     *
+     * @return a future that completes with each server's version or error
+     */
     public CompletableFuture<ServerResults<String>> versionEach() {
         return commands.versionEach();
     }
 
-    /** Each server's general statistics; fails with the first server's error if one does not answer. */
+    /**
+     * Each server's general statistics; fails with the first server's error if one does not answer.
+     *
+     * @return a future that completes with the statistics by server, by name
+     */
     public CompletableFuture<Map<ServerAddress, Map<String, String>>> stats() {
         return stats("");
     }
 
-    /** Each server's statistics of one group, such as {@code "settings"}, {@code "items"} or {@code "slabs"}. */
+    /**
+     * Each server's statistics of one group, such as {@code "settings"}, {@code "items"} or {@code "slabs"}.
+     *
+     * @param group the group, as the text protocol's {@code stats <group>} takes it
+     * @return a future that completes with the statistics by server, by name
+     */
     public CompletableFuture<Map<ServerAddress, Map<String, String>>> stats(String group) {
         return statsEach(group).thenApply(ServerResults::valuesOrThrow);
     }
@@ -373,12 +593,19 @@ public final class MemcachedClient implements AutoCloseable {
     /**
      * Each server's statistics of one group ({@code ""} for the general ones), or why it did not
      * answer: a server that is down does not hide the others' figures.
+     *
+     * @param group the group, as the text protocol's {@code stats <group>} takes it; {@code ""} for the general ones
+     * @return a future that completes with each server's statistics or error
      */
     public CompletableFuture<ServerResults<Map<String, String>>> statsEach(String group) {
         return commands.statsEach(group);
     }
 
-    /** Invalidates every item on every server. */
+    /**
+     * Invalidates every item on every server.
+     *
+     * @return a future that completes when every server has flushed
+     */
     public CompletableFuture<Void> flushAll() {
         return flushAll(Duration.ZERO);
     }
@@ -386,6 +613,9 @@ public final class MemcachedClient implements AutoCloseable {
     /**
      * Invalidates every item on every server after {@code delay}; fails with the first server's
      * error if one does not answer (the others are flushed all the same).
+     *
+     * @param delay how long the servers wait before flushing; {@link Duration#ZERO} for now
+     * @return a future that completes when every server has taken the flush
      */
     public CompletableFuture<Void> flushAll(Duration delay) {
         return flushAllEach(delay).thenApply(results -> {
@@ -394,7 +624,12 @@ public final class MemcachedClient implements AutoCloseable {
         });
     }
 
-    /** Invalidates every item on every server after {@code delay}, each server's outcome reported on its own. */
+    /**
+     * Invalidates every item on every server after {@code delay}, each server's outcome reported on its own.
+     *
+     * @param delay how long the servers wait before flushing; {@link Duration#ZERO} for now
+     * @return a future that completes with each server's outcome
+     */
     public CompletableFuture<ServerResults<Void>> flushAllEach(Duration delay) {
         return commands.flushAllEach(delay);
     }

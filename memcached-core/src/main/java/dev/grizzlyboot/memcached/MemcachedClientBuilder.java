@@ -62,17 +62,32 @@ public final class MemcachedClientBuilder {
     MemcachedClientBuilder() {
     }
 
-    /** Servers as {@code host:port} strings; a single string may hold a comma-separated list. */
+    /**
+     * Servers as {@code host:port} strings; a single string may hold a comma-separated list.
+     *
+     * @param addresses {@code host:port} strings, added to those already given
+     * @return this builder
+     */
     public MemcachedClientBuilder servers(String... addresses) {
         return servers(Arrays.asList(addresses));
     }
 
-    /** Servers as {@code host:port} strings; each may hold a comma-separated list. */
+    /**
+     * Servers as {@code host:port} strings; each may hold a comma-separated list.
+     *
+     * @param addresses {@code host:port} strings, added to those already given
+     * @return this builder
+     */
     public MemcachedClientBuilder servers(List<String> addresses) {
         return serverAddresses(ServerAddress.parseAll(addresses));
     }
 
-    /** Servers as parsed addresses. */
+    /**
+     * Servers as parsed addresses.
+     *
+     * @param addresses the servers, added to those already given
+     * @return this builder
+     */
     public MemcachedClientBuilder serverAddresses(Collection<ServerAddress> addresses) {
         servers.addAll(addresses);
         return this;
@@ -81,6 +96,10 @@ public final class MemcachedClientBuilder {
     /**
      * Gives a server a Ketama weight (default 1): its share of the keys is its weight over the
      * total, placed as spymemcached's weighted Ketama places them.
+     *
+     * @param server the server as {@code host:port}, as given to {@link #servers}
+     * @param weight its weight (at least 1)
+     * @return this builder
      */
     public MemcachedClientBuilder weight(String server, int weight) {
         weights.put(ServerAddress.parse(server), atLeastOne(weight, "weight"));
@@ -90,6 +109,9 @@ public final class MemcachedClientBuilder {
     /**
      * How servers are named on the Ketama ring (default {@link KetamaNaming#HOST_PORT}); choose
      * {@link KetamaNaming#LIBMEMCACHED} to share keys with libmemcached-based clients on port 11211.
+     *
+     * @param naming how each server's points on the ring are named
+     * @return this builder
      */
     public MemcachedClientBuilder ketamaNaming(KetamaNaming naming) {
         this.ketamaNaming = Objects.requireNonNull(naming, "ketamaNaming");
@@ -100,6 +122,9 @@ public final class MemcachedClientBuilder {
      * Whether a failed server leaves the ring, its keys going to the next servers (default
      * {@code true}). With {@code false}, operations on a failed server's keys fail at once with
      * {@link ServerUnavailableException} until it is back (or go to a replica, see {@link #replicas}).
+     *
+     * @param enabled {@code false} to keep a failed server's keys on it
+     * @return this builder
      */
     public MemcachedClientBuilder failover(boolean enabled) {
         this.failover = enabled;
@@ -109,6 +134,9 @@ public final class MemcachedClientBuilder {
     /**
      * Consecutive connect failures, connections closed by the server (reset, end of stream) or
      * operation timeouts that mark a server failed (default 3); any answer resets the count.
+     *
+     * @param failures how many in a row (at least 1)
+     * @return this builder
      */
     public MemcachedClientBuilder failureThreshold(int failures) {
         this.failureThreshold = atLeastOne(failures, "failureThreshold");
@@ -119,6 +147,10 @@ public final class MemcachedClientBuilder {
      * How often a failed server is checked (a VERSION request): first after {@code first}
      * (default 100 ms), then doubling up to {@code max} (default 1 s). It rejoins the ring on the
      * first answer.
+     *
+     * @param first the delay before the first check (positive)
+     * @param max the longest delay between checks (positive)
+     * @return this builder
      */
     public MemcachedClientBuilder healthCheckInterval(Duration first, Duration max) {
         this.firstHealthCheck = positive(first, "healthCheckInterval first");
@@ -132,6 +164,9 @@ public final class MemcachedClientBuilder {
      * writes failed), so what it still holds may be older than what callers wrote since: without
      * the flush, reads can return those stale values. The cost is a cold start for that server's
      * keys, which a restarted server has anyway.
+     *
+     * @param enabled {@code false} to keep a returning server's data as it is
+     * @return this builder
      */
     public MemcachedClientBuilder failbackFlush(boolean enabled) {
         this.failbackFlushAfter = enabled ? Duration.ZERO : null;
@@ -141,6 +176,9 @@ public final class MemcachedClientBuilder {
     /**
      * Flushes a returning server only if it was failed for at least {@code minimumOutage}: for
      * deployments that accept stale reads after short outages to keep the server's data.
+     *
+     * @param minimumOutage the shortest outage after which the server is flushed (not negative)
+     * @return this builder
      */
     public MemcachedClientBuilder failbackFlush(Duration minimumOutage) {
         if (minimumOutage == null || minimumOutage.isNegative()) {
@@ -154,6 +192,9 @@ public final class MemcachedClientBuilder {
      * Extra copies of every write, on the next distinct servers of the ring (default 0). Reads go
      * to the key's owner and, while it is failed, to a replica. A write completes when every copy
      * has answered; its result is the owner's.
+     *
+     * @param count how many copies besides the owner's (not negative)
+     * @return this builder
      */
     public MemcachedClientBuilder replicas(int count) {
         if (count < 0) {
@@ -163,19 +204,34 @@ public final class MemcachedClientBuilder {
         return this;
     }
 
-    /** How long an operation may wait for its answer before it fails with a timeout (default 1 s). */
+    /**
+     * How long an operation may wait for its answer before it fails with a timeout (default 1 s).
+     *
+     * @param timeout the longest wait for an answer (positive)
+     * @return this builder
+     */
     public MemcachedClientBuilder operationTimeout(Duration timeout) {
         this.operationTimeout = positive(timeout, "operationTimeout");
         return this;
     }
 
-    /** How long opening a connection may take (default 1 s). */
+    /**
+     * How long opening a connection may take (default 1 s).
+     *
+     * @param timeout the longest a connect may take (positive)
+     * @return this builder
+     */
     public MemcachedClientBuilder connectTimeout(Duration timeout) {
         this.connectTimeout = positive(timeout, "connectTimeout");
         return this;
     }
 
-    /** How long a connection above the minimum may stay idle before it is closed (default 1 min). */
+    /**
+     * How long a connection above the minimum may stay idle before it is closed (default 1 min).
+     *
+     * @param timeout the longest idle time (positive)
+     * @return this builder
+     */
     public MemcachedClientBuilder idleTimeout(Duration timeout) {
         this.idleTimeout = positive(timeout, "idleTimeout");
         return this;
@@ -184,6 +240,10 @@ public final class MemcachedClientBuilder {
     /**
      * After a failed connect, how long to fail operations fast before trying again (default
      * 100 ms, doubling per failure up to {@code max}, default 5 s).
+     *
+     * @param first the wait after the first failed connect (positive)
+     * @param max the longest wait (positive)
+     * @return this builder
      */
     public MemcachedClientBuilder reconnectBackoff(Duration first, Duration max) {
         this.reconnectBackoff = positive(first, "reconnectBackoff");
@@ -191,32 +251,58 @@ public final class MemcachedClientBuilder {
         return this;
     }
 
-    /** Connections per server: kept open at least {@code min} (default 1), at most {@code max} (default 4). */
+    /**
+     * Connections per server: kept open at least {@code min} (default 1), at most {@code max} (default 4).
+     *
+     * @param min the connections each pool keeps open
+     * @param max the most connections each pool opens
+     * @return this builder
+     */
     public MemcachedClientBuilder connectionsPerServer(int min, int max) {
         this.minConnections = min;
         this.maxConnections = max;
         return this;
     }
 
-    /** Pending operations a connection carries before the pool opens another (default 32). */
+    /**
+     * Pending operations a connection carries before the pool opens another (default 32).
+     *
+     * @param depth how many requests one connection has in flight before another is opened
+     * @return this builder
+     */
     public MemcachedClientBuilder pipelineDepth(int depth) {
         this.pipelineDepth = depth;
         return this;
     }
 
-    /** Which threads handle responses (default {@link IoStrategy#SAME_THREAD}). */
+    /**
+     * Which threads handle responses (default {@link IoStrategy#SAME_THREAD}).
+     *
+     * @param strategy the Grizzly I/O strategy
+     * @return this builder
+     */
     public MemcachedClientBuilder ioStrategy(IoStrategy strategy) {
         this.ioStrategy = Objects.requireNonNull(strategy, "ioStrategy");
         return this;
     }
 
-    /** Selector threads (default: 2, or 1 on a single core). */
+    /**
+     * Selector threads (default: 2, or 1 on a single core).
+     *
+     * @param count how many selector threads (at least 1)
+     * @return this builder
+     */
     public MemcachedClientBuilder ioThreads(int count) {
         this.ioThreads = atLeastOne(count, "ioThreads");
         return this;
     }
 
-    /** Worker threads for the worker-thread and leader-follower strategies (default: cores, at least 2). */
+    /**
+     * Worker threads for the worker-thread and leader-follower strategies (default: cores, at least 2).
+     *
+     * @param count how many worker threads (at least 1)
+     * @return this builder
+     */
     public MemcachedClientBuilder workerThreads(int count) {
         this.workerThreads = atLeastOne(count, "workerThreads");
         return this;
@@ -227,13 +313,21 @@ public final class MemcachedClientBuilder {
      * match a server started with {@code -I}). An item is the value plus its key and a 59-byte
      * header (63 with flags), as memcached counts it: a value that would make a larger item fails
      * with {@link ValueTooLargeException} before anything is sent.
+     *
+     * @param bytes the server's item size limit (at least 1)
+     * @return this builder
      */
     public MemcachedClientBuilder maxItemSize(int bytes) {
         this.maxItemSize = atLeastOne(bytes, "maxItemSize");
         return this;
     }
 
-    /** The transcoder for operations that take none (default {@link DefaultTranscoder#create()}). */
+    /**
+     * The transcoder for operations that take none (default {@link DefaultTranscoder#create()}).
+     *
+     * @param transcoder encodes and decodes values of any type
+     * @return this builder
+     */
     public MemcachedClientBuilder transcoder(Transcoder<Object> transcoder) {
         this.transcoder = Objects.requireNonNull(transcoder, "transcoder");
         return this;
@@ -247,6 +341,7 @@ public final class MemcachedClientBuilder {
      *
      * @param ttl        how long a local copy is used
      * @param maxEntries most keys kept locally (least recently used go first)
+     * @return this builder
      */
     public MemcachedClientBuilder nearCache(Duration ttl, long maxEntries) {
         if (maxEntries < 1) {
@@ -270,6 +365,9 @@ public final class MemcachedClientBuilder {
      * {@code memcached.client.server.failures} and {@code memcached.client.server.failbacks}, and,
      * with a near cache, {@code memcached.client.near.gets} and {@code memcached.client.near.size}.
      * The meters are removed when the client is closed.
+     *
+     * @param registry where the meters are registered
+     * @return this builder
      */
     public MemcachedClientBuilder meterRegistry(MeterRegistry registry) {
         this.meterRegistry = Objects.requireNonNull(registry, "meterRegistry");
@@ -284,6 +382,10 @@ public final class MemcachedClientBuilder {
      * user but never the password, and counts as a failed connect: the client backs off
      * ({@link #reconnectBackoff}) rather than retrying at once. PLAIN sends the password as it is,
      * so use it over TLS ({@code tls}) or a trusted network.
+     *
+     * @param username the SASL user name
+     * @param password the password (kept out of messages and {@code toString})
+     * @return this builder
      */
     public MemcachedClientBuilder authentication(String username, String password) {
         this.credentials = new SaslCredentials(Objects.requireNonNull(username, "username"),
@@ -297,6 +399,9 @@ public final class MemcachedClientBuilder {
      * in {@link #servers} (a DNS name or an IP address in its subject alternative names). A client
      * certificate for mutual TLS comes from the context's key managers. A failed handshake fails
      * the waiting calls with {@link TlsHandshakeException}; there is no fallback to plaintext.
+     *
+     * @param context trusts the servers' certificates (and holds the client's own, for mutual TLS)
+     * @return this builder
      */
     public MemcachedClientBuilder tls(SSLContext context) {
         Objects.requireNonNull(context, "context");
@@ -310,6 +415,10 @@ public final class MemcachedClientBuilder {
      * trusted certificate whatever host it names (for servers reached by an address their
      * certificate does not list; weaker, as any server holding a certificate from the same CA
      * passes).
+     *
+     * @param context gives the context for each new connection
+     * @param verifyHostName {@code false} to accept a trusted certificate for any host
+     * @return this builder
      */
     public MemcachedClientBuilder tls(Supplier<SSLContext> context, boolean verifyHostName) {
         this.tls = new TlsSettings(context, verifyHostName);
@@ -319,6 +428,9 @@ public final class MemcachedClientBuilder {
     /**
      * Builds the client and starts opening its connections; it does not wait for them. Close the
      * client when done.
+     *
+     * @return a new client, connecting in the background
+     * @throws IllegalStateException if no server is given or a server is listed twice
      */
     public MemcachedClient build() {
         if (servers.isEmpty()) {

@@ -8,6 +8,11 @@ public class MemcachedProtocolException extends MemcachedConnectionException {
 
     private static final long serialVersionUID = 1L;
 
+    /**
+     * Creates the exception for a malformed or unmatched answer.
+     *
+     * @param message what was wrong with the bytes received
+     */
     public MemcachedProtocolException(String message) {
         super(message);
     }

@@ -8,19 +8,37 @@ public class MemcachedStatusException extends MemcachedException {
 
     private static final long serialVersionUID = 1L;
 
+    /** The status the server answered with. */
     private final ServerStatus status;
 
+    /**
+     * Creates the exception for any status; {@link #of} picks the subclass that names the status,
+     * where there is one.
+     *
+     * @param status the status the server answered with
+     * @param message the operation, key and server
+     */
     public MemcachedStatusException(ServerStatus status, String message) {
         super(message);
         this.status = status;
     }
 
-    /** The status the server answered with. */
+    /**
+     * The status the server answered with.
+     *
+     * @return the status, also for the subclasses that name it
+     */
     public ServerStatus status() {
         return status;
     }
 
-    /** The exception for a status, its most specific subclass where there is one. */
+    /**
+     * The exception for a status, its most specific subclass where there is one.
+     *
+     * @param status the status the server answered with
+     * @param message the operation, key and server
+     * @return a new exception of the class that names {@code status}
+     */
     public static MemcachedStatusException of(ServerStatus status, String message) {
         return switch (status) {
             case KEY_NOT_FOUND -> new KeyNotFoundException(message);

@@ -8,6 +8,11 @@ public class MemcachedTimeoutException extends MemcachedException {
 
     private static final long serialVersionUID = 1L;
 
+    /**
+     * Creates the exception for an operation that got no answer in time.
+     *
+     * @param message the operation, the server and the time waited
+     */
     public MemcachedTimeoutException(String message) {
         super(message);
     }

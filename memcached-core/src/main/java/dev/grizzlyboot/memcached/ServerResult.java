@@ -13,7 +13,11 @@ import dev.grizzlyboot.memcached.cluster.ServerAddress;
  */
 public record ServerResult<T>(ServerAddress server, T value, MemcachedException error) {
 
-    /** Whether the server answered. */
+    /**
+     * Whether the server answered.
+     *
+     * @return {@code true} if there is no {@code error}
+     */
     public boolean succeeded() {
         return error == null;
     }

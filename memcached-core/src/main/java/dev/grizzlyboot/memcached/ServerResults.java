@@ -21,17 +21,30 @@ public final class ServerResults<T> {
         this.results = Collections.unmodifiableMap(results);
     }
 
-    /** The result of one server, or {@code null} if it was not part of the call. */
+    /**
+     * The result of one server, or {@code null} if it was not part of the call.
+     *
+     * @param server a server of the call
+     * @return its value or error
+     */
     public ServerResult<T> get(ServerAddress server) {
         return results.get(server);
     }
 
-    /** Every server's result, in list order. */
+    /**
+     * Every server's result, in list order.
+     *
+     * @return an unmodifiable map from each server to its result
+     */
     public Map<ServerAddress, ServerResult<T>> asMap() {
         return results;
     }
 
-    /** The values of the servers that answered, in list order. */
+    /**
+     * The values of the servers that answered, in list order.
+     *
+     * @return a new map from each server that answered to its value
+     */
     public Map<ServerAddress, T> values() {
         Map<ServerAddress, T> values = new LinkedHashMap<>();
         results.forEach((server, result) -> {
@@ -42,7 +55,11 @@ public final class ServerResults<T> {
         return values;
     }
 
-    /** The servers that failed, and why. */
+    /**
+     * The servers that failed, and why.
+     *
+     * @return a new map from each failed server to its error; empty if none failed
+     */
     public Map<ServerAddress, MemcachedException> errors() {
         Map<ServerAddress, MemcachedException> errors = new LinkedHashMap<>();
         results.forEach((server, result) -> {
@@ -53,12 +70,20 @@ public final class ServerResults<T> {
         return errors;
     }
 
-    /** Whether every server answered. */
+    /**
+     * Whether every server answered.
+     *
+     * @return {@code true} if no server failed
+     */
     public boolean allSucceeded() {
         return results.values().stream().allMatch(ServerResult::succeeded);
     }
 
-    /** How many servers the call went to. */
+    /**
+     * How many servers the call went to.
+     *
+     * @return the number of servers
+     */
     public int size() {
         return results.size();
     }

@@ -9,6 +9,12 @@ public class ServerUnavailableException extends MemcachedConnectionException {
 
     private static final long serialVersionUID = 1L;
 
+    /**
+     * Creates the exception for a key whose servers are all marked failed.
+     *
+     * @param message which server is marked failed (or that every server is), and since when
+     * @param cause the failure that marked the server failed, if known
+     */
     public ServerUnavailableException(String message, Throwable cause) {
         super(message, cause);
     }

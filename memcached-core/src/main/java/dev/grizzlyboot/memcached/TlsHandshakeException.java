@@ -10,6 +10,12 @@ public class TlsHandshakeException extends MemcachedConnectionException {
 
     private static final long serialVersionUID = 1L;
 
+    /**
+     * Creates the exception for a failed handshake.
+     *
+     * @param message the server and what the handshake failed on
+     * @param cause the failure behind it, usually an {@code SSLException}
+     */
     public TlsHandshakeException(String message, Throwable cause) {
         super(message, cause);
     }

@@ -7,6 +7,11 @@ public class ValueTooLargeException extends MemcachedStatusException {
 
     private static final long serialVersionUID = 1L;
 
+    /**
+     * Creates the exception for {@link ServerStatus#VALUE_TOO_LARGE}.
+     *
+     * @param message the key and the sizes involved
+     */
     public ValueTooLargeException(String message) {
         super(ServerStatus.VALUE_TOO_LARGE, message);
     }

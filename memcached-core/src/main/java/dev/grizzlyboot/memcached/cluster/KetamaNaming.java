@@ -23,7 +23,12 @@ public enum KetamaNaming {
      */
     LIBMEMCACHED;
 
-    /** The name hashed for a server's points. */
+    /**
+     * The name hashed for a server's points.
+     *
+     * @param server a server of the ring
+     * @return the text whose hashes place the server's points
+     */
     public String name(ServerAddress server) {
         if (this == LIBMEMCACHED && server.port() == ServerAddress.DEFAULT_PORT) {
             return server.host();

@@ -17,6 +17,13 @@ public record ServerAddress(String host, int port) {
     /** memcached's default port. */
     public static final int DEFAULT_PORT = 11211;
 
+    /**
+     * Checks the parts; the host is kept as written.
+     *
+     * @param host the host name or IP literal, not blank
+     * @param port the TCP port, 1 to 65535
+     * @throws IllegalArgumentException if the host is blank or the port is not between 1 and 65535
+     */
     public ServerAddress {
         Objects.requireNonNull(host, "host");
         if (host.isBlank()) {
@@ -30,6 +37,8 @@ public record ServerAddress(String host, int port) {
     /**
      * Parses {@code host:port}, {@code host} (port 11211) or {@code [ipv6]:port}.
      *
+     * @param text the address as written in the configuration; surrounding spaces are ignored
+     * @return the address
      * @throws IllegalArgumentException if the text is not a server address
      */
     public static ServerAddress parse(String text) {
@@ -60,6 +69,8 @@ public record ServerAddress(String host, int port) {
      * Parses a list of {@code host:port} strings, each of which may itself be a comma-separated
      * list; blank entries are skipped.
      *
+     * @param texts the addresses as written in the configuration
+     * @return the addresses, in the order written
      * @throws IllegalArgumentException if an entry is not a server address
      */
     public static List<ServerAddress> parseAll(List<String> texts) {

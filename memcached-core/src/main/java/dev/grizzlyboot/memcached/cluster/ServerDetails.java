@@ -11,7 +11,11 @@ package dev.grizzlyboot.memcached.cluster;
  */
 public record ServerDetails(ServerState state, int weight, int openConnections, int pending) {
 
-    /** The server. */
+    /**
+     * The server.
+     *
+     * @return the server the figures are for
+     */
     public ServerAddress server() {
         return state.server();
     }

@@ -10,10 +10,19 @@ import java.util.List;
  */
 public interface ServerListChange {
 
-    /** The servers of the new list, in list order. */
+    /**
+     * The servers of the new list, in list order.
+     *
+     * @return an unmodifiable list of the new servers
+     */
     List<ServerAddress> servers();
 
-    /** The server that will own a key once this list is applied (every server assumed up). */
+    /**
+     * The server that will own a key once this list is applied (every server assumed up).
+     *
+     * @param key the key
+     * @return the key's owner on the new ring
+     */
     ServerAddress ownerOf(String key);
 
     /** Makes this the client's server list; removed servers close once their pending requests finish. */

@@ -20,7 +20,11 @@ public record ServerState(ServerAddress server, Status status, Instant since, Ex
         FAILED
     }
 
-    /** Whether the server is marked failed. */
+    /**
+     * Whether the server is marked failed.
+     *
+     * @return {@code true} if the status is {@link Status#FAILED}
+     */
     public boolean failed() {
         return status == Status.FAILED;
     }

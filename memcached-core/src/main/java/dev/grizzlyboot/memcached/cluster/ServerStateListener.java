@@ -8,6 +8,10 @@ package dev.grizzlyboot.memcached.cluster;
 @FunctionalInterface
 public interface ServerStateListener {
 
-    /** A server changed status; {@code current} is its new state. */
+    /**
+     * A server changed status; {@code current} is its new state.
+     *
+     * @param current the server's state after the change
+     */
     void stateChanged(ServerState current);
 }

@@ -56,12 +56,20 @@ public final class DefaultTranscoder implements Transcoder<Object> {
         this.filter = ObjectInputFilter.Config.createFilter(String.join(";", allowed) + ";!*");
     }
 
-    /** A transcoder with the default threshold and only the JDK's value classes allowed. */
+    /**
+     * A transcoder with the default threshold and only the JDK's value classes allowed.
+     *
+     * @return a new transcoder with the default settings
+     */
     public static DefaultTranscoder create() {
         return builder().build();
     }
 
-    /** A builder for a transcoder with other settings. */
+    /**
+     * A builder for a transcoder with other settings.
+     *
+     * @return a new builder with the default settings
+     */
     public static Builder builder() {
         return new Builder();
     }
@@ -116,12 +124,20 @@ public final class DefaultTranscoder implements Transcoder<Object> {
         }
     }
 
-    /** The size above which values are compressed. */
+    /**
+     * The size above which values are compressed.
+     *
+     * @return the threshold in bytes
+     */
     public int compressionThreshold() {
         return compressionThreshold;
     }
 
-    /** The allow-list patterns, including the JDK ones that are always there. */
+    /**
+     * The allow-list patterns, including the JDK ones that are always there.
+     *
+     * @return an unmodifiable list of {@link java.io.ObjectInputFilter} patterns
+     */
     public List<String> allowedClasses() {
         return allowed;
     }
@@ -166,7 +182,11 @@ public final class DefaultTranscoder implements Transcoder<Object> {
         }
     }
 
-    /** The class loader serialized classes are resolved with; {@code null} for Java serialization's own choice. */
+    /**
+     * The class loader serialized classes are resolved with; {@code null} for Java serialization's own choice.
+     *
+     * @return the loader, or {@code null}
+     */
     public ClassLoader classLoader() {
         return classLoader;
     }
@@ -209,13 +229,22 @@ public final class DefaultTranscoder implements Transcoder<Object> {
          * The class loader that resolves the classes of deserialized values (default: none, so
          * Java serialization picks the loader of the nearest application frame on the stack). Give
          * the application's loader when it can be replaced at run time, as DevTools restarts do.
+         *
+         * @param classLoader the loader, or {@code null} for Java serialization's default
+         * @return this builder
          */
         public Builder classLoader(ClassLoader classLoader) {
             this.classLoader = classLoader;
             return this;
         }
 
-        /** Values larger than this many bytes are compressed (default 16 KiB); {@link Integer#MAX_VALUE} turns compression off. */
+        /**
+         * Values larger than this many bytes are compressed (default 16 KiB); {@link Integer#MAX_VALUE}
+         * turns compression off.
+         *
+         * @param bytes the threshold (not negative)
+         * @return this builder
+         */
         public Builder compressionThreshold(int bytes) {
             if (bytes < 0) {
                 throw new IllegalArgumentException("compression threshold must be >= 0, was " + bytes);
@@ -224,7 +253,12 @@ public final class DefaultTranscoder implements Transcoder<Object> {
             return this;
         }
 
-        /** Adds allow-list patterns for deserialization, such as {@code com.example.model.*} or {@code com.example.**}. */
+        /**
+         * Adds allow-list patterns for deserialization, such as {@code com.example.model.*} or {@code com.example.**}.
+         *
+         * @param patterns {@link java.io.ObjectInputFilter} class patterns, without {@code ;} or {@code !}
+         * @return this builder
+         */
         public Builder allow(String... patterns) {
             for (String pattern : patterns) {
                 if (pattern.isBlank() || pattern.contains(";") || pattern.startsWith("!")) {
@@ -235,6 +269,11 @@ public final class DefaultTranscoder implements Transcoder<Object> {
             return this;
         }
 
+        /**
+         * Builds the transcoder; the builder can go on to build others.
+         *
+         * @return a new transcoder with this builder's settings
+         */
         public DefaultTranscoder build() {
             return new DefaultTranscoder(compressionThreshold, allowed, classLoader);
         }

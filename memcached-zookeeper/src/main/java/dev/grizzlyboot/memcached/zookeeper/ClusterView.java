@@ -18,6 +18,16 @@ import java.util.List;
 public record ClusterView(long sessionId, boolean registered, List<String> members, long committedVersion,
         List<String> committedServers, Barrier barrier) {
 
+    /**
+     * Copies the lists, so that the view does not change with them.
+     *
+     * @param sessionId this member's session id
+     * @param registered whether this member is registered in that session
+     * @param members the live members' ids, copied
+     * @param committedVersion the committed version, or 0
+     * @param committedServers the committed servers, copied
+     * @param barrier the open change, or {@code null}
+     */
     public ClusterView {
         members = List.copyOf(members);
         committedServers = List.copyOf(committedServers);
@@ -36,6 +46,16 @@ public record ClusterView(long sessionId, boolean registered, List<String> membe
     public record Barrier(long version, List<String> servers, List<String> acks, long prepareByMillis, String decision,
             long commitAtMillis) {
 
+        /**
+         * Copies the lists, so that the barrier does not change with them.
+         *
+         * @param version the proposal's version
+         * @param servers the proposed servers, copied
+         * @param acks the acknowledging members' ids, copied
+         * @param prepareByMillis the acknowledgement deadline (epoch millis)
+         * @param decision the decision so far
+         * @param commitAtMillis the switch time of a commit (epoch millis), or 0
+         */
         public Barrier {
             servers = List.copyOf(servers);
             acks = List.copyOf(acks);

@@ -10,14 +10,25 @@ public final class ServerListConflictException extends ServerListSyncException {
 
     private static final long serialVersionUID = 1L;
 
+    /** The committed version the losing proposal was based on. */
     private final long expectedVersion;
 
+    /**
+     * Creates the exception for a proposal that lost.
+     *
+     * @param message why it lost
+     * @param expectedVersion the committed version the proposal expected
+     */
     public ServerListConflictException(String message, long expectedVersion) {
         super(message);
         this.expectedVersion = expectedVersion;
     }
 
-    /** The committed version the losing proposal was based on. */
+    /**
+     * The committed version the losing proposal was based on.
+     *
+     * @return the version passed to {@link ZooKeeperServerListSync#proposeServers}
+     */
     public long expectedVersion() {
         return expectedVersion;
     }

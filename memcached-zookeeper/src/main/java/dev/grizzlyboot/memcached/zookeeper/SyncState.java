@@ -26,6 +26,23 @@ public record SyncState(String memberId, boolean connected, long version, List<S
         long committedVersion, long proposedVersion, List<String> proposedServers, Phase phase, long commitAtMillis,
         Throwable lastError, long clockOffsetMillis, long clockOffsetErrorMillis) {
 
+    /**
+     * Copies the lists, so that the snapshot does not change with them.
+     *
+     * @param memberId this member's id
+     * @param connected whether ZooKeeper is connected
+     * @param version the version in use
+     * @param servers the servers in use, copied
+     * @param appliedAtMillis when {@code version} was applied, or 0
+     * @param committedVersion the committed version last read
+     * @param proposedVersion the latest proposal's version
+     * @param proposedServers the latest proposal's servers, copied
+     * @param phase this member's phase
+     * @param commitAtMillis the latest commit's switch time, or 0
+     * @param lastError the last failure, or {@code null}
+     * @param clockOffsetMillis ZooKeeper's clock minus this member's
+     * @param clockOffsetErrorMillis the offset's error bound
+     */
     public SyncState {
         servers = List.copyOf(servers);
         proposedServers = List.copyOf(proposedServers);

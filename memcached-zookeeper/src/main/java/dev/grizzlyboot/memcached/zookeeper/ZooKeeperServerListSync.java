@@ -54,7 +54,11 @@ public final class ZooKeeperServerListSync implements AutoCloseable {
         this.meters = meters;
     }
 
-    /** A builder; a connect string or a Curator client is the only required setting. */
+    /**
+     * A builder; a connect string or a Curator client is the only required setting.
+     *
+     * @return a new builder with the defaults
+     */
     public static Builder builder() {
         return new Builder();
     }
@@ -84,7 +88,11 @@ public final class ZooKeeperServerListSync implements AutoCloseable {
         return member.propose(canonical, expectedVersion);
     }
 
-    /** A snapshot of this member's state: versions, phase, decision, last error, clock offset. */
+    /**
+     * A snapshot of this member's state: versions, phase, decision, last error, clock offset.
+     *
+     * @return the state as this member last saw it; no ZooKeeper read
+     */
     public SyncState state() {
         return member.state();
     }
@@ -94,6 +102,7 @@ public final class ZooKeeperServerListSync implements AutoCloseable {
      * members, the committed list and the change in progress with its acknowledgements. A few
      * blocking ZooKeeper reads, apart from the sync's own work; for health checks and monitoring.
      *
+     * @return what ZooKeeper holds now
      * @throws ServerListSyncException if ZooKeeper could not be reached or failed
      */
     public ClusterView readCluster() {
@@ -139,7 +148,12 @@ public final class ZooKeeperServerListSync implements AutoCloseable {
         private Builder() {
         }
 
-        /** ZooKeeper servers, {@code host:port[,host:port...]}; the sync creates and owns its Curator client. */
+        /**
+         * ZooKeeper servers, {@code host:port[,host:port...]}; the sync creates and owns its Curator client.
+         *
+         * @param connectString the ZooKeeper ensemble, as Curator takes it
+         * @return this builder
+         */
         public Builder connectString(String connectString) {
             this.connectString = connectString;
             return this;
@@ -149,25 +163,43 @@ public final class ZooKeeperServerListSync implements AutoCloseable {
          * A started Curator client the caller owns (and closes); use it instead of
          * {@link #connectString} to share one ZooKeeper session. Its session timeout should be
          * shorter than the prepare timeout.
+         *
+         * @param curator a started client, left open by {@link ZooKeeperServerListSync#close()}
+         * @return this builder
          */
         public Builder curator(CuratorFramework curator) {
             this.curator = curator;
             return this;
         }
 
-        /** Parent znode of all clusters; default {@code /grizzly-memcached}. */
+        /**
+         * Parent znode of all clusters; default {@code /grizzly-memcached}.
+         *
+         * @param rootPath an absolute znode path
+         * @return this builder
+         */
         public Builder rootPath(String rootPath) {
             this.rootPath = rootPath;
             return this;
         }
 
-        /** The cluster's name (its znode under the root); default {@code default}. */
+        /**
+         * The cluster's name (its znode under the root); default {@code default}.
+         *
+         * @param clusterName the name shared by the clients of one memcached cluster
+         * @return this builder
+         */
         public Builder clusterName(String clusterName) {
             this.clusterName = clusterName;
             return this;
         }
 
-        /** This member's id, unique among live members; default {@code host-pid-random}. */
+        /**
+         * This member's id, unique among live members; default {@code host-pid-random}.
+         *
+         * @param memberId the id (a valid znode name)
+         * @return this builder
+         */
         public Builder memberId(String memberId) {
             this.memberId = memberId;
             return this;
@@ -176,6 +208,9 @@ public final class ZooKeeperServerListSync implements AutoCloseable {
         /**
          * Time from the commit decision to the switch; default 5 s. It must cover the slowest
          * member's notification of the decision and the clock differences between members.
+         *
+         * @param commitDelay the delay between the decision and the switch
+         * @return this builder
          */
         public Builder commitDelay(Duration commitDelay) {
             this.commitDelay = commitDelay;
@@ -186,19 +221,32 @@ public final class ZooKeeperServerListSync implements AutoCloseable {
          * How long after a proposal every live member must have acknowledged it before it is
          * aborted; default 30 s. Longer than the session timeout, so that a crashed member's
          * session expires (dropping it from the wait) before the change is given up.
+         *
+         * @param prepareTimeout the time the members have to acknowledge
+         * @return this builder
          */
         public Builder prepareTimeout(Duration prepareTimeout) {
             this.prepareTimeout = prepareTimeout;
             return this;
         }
 
-        /** ZooKeeper session timeout (with {@link #connectString}); default 10 s. */
+        /**
+         * ZooKeeper session timeout (with {@link #connectString}); default 10 s.
+         *
+         * @param sessionTimeout the session timeout asked of ZooKeeper
+         * @return this builder
+         */
         public Builder sessionTimeout(Duration sessionTimeout) {
             this.sessionTimeout = sessionTimeout;
             return this;
         }
 
-        /** How long {@code start} waits to connect and adopt the shared list; default 5 s. */
+        /**
+         * How long {@code start} waits to connect and adopt the shared list; default 5 s.
+         *
+         * @param connectionTimeout the longest {@code start} blocks
+         * @return this builder
+         */
         public Builder connectionTimeout(Duration connectionTimeout) {
             this.connectionTimeout = connectionTimeout;
             return this;
@@ -207,13 +255,21 @@ public final class ZooKeeperServerListSync implements AutoCloseable {
         /**
          * When ZooKeeper holds no list yet: {@code false} (default) seeds it with the client's
          * list; {@code true} keeps the local list and waits for one to be proposed.
+         *
+         * @param preferRemoteList {@code true} to wait for a proposed list rather than seed one
+         * @return this builder
          */
         public Builder preferRemoteList(boolean preferRemoteList) {
             this.preferRemoteList = preferRemoteList;
             return this;
         }
 
-        /** Called (on the sync's thread; must not block) each time the client switches to a list. */
+        /**
+         * Called (on the sync's thread; must not block) each time the client switches to a list.
+         *
+         * @param onApplied receives the state right after each switch
+         * @return this builder
+         */
         public Builder onApplied(Consumer<SyncState> onApplied) {
             this.onApplied = onApplied;
             return this;
@@ -224,6 +280,9 @@ public final class ZooKeeperServerListSync implements AutoCloseable {
          * dependency): {@code memcached.zookeeper.switches}, {@code memcached.zookeeper.commit.skew}
          * and {@code memcached.zookeeper.clock.offset}, tagged with the cluster name, removed by
          * {@link ZooKeeperServerListSync#close()}.
+         *
+         * @param registry where the meters are registered
+         * @return this builder
          */
         public Builder meterRegistry(MeterRegistry registry) {
             this.meterRegistry = Objects.requireNonNull(registry, "meterRegistry");
@@ -235,6 +294,8 @@ public final class ZooKeeperServerListSync implements AutoCloseable {
          * waiting up to the connection timeout. If ZooKeeper is not reachable in that time the
          * client keeps its own list and the sync goes on trying in the background.
          *
+         * @param client the client whose server list is kept in step
+         * @return the running sync; close it to leave the cluster
          * @throws IllegalArgumentException if an option is invalid
          */
         public ZooKeeperServerListSync start(MemcachedClient client) {
