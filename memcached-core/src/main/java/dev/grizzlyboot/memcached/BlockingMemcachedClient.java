@@ -336,22 +336,40 @@ public final class BlockingMemcachedClient {
         await(client.flushAll());
     }
 
-    /** See {@link MemcachedClient#noopEach()}. */
+    /**
+     * See {@link MemcachedClient#noopEach()}.
+     *
+     * @return each server's outcome, in list order
+     */
     public ServerResults<Void> noopEach() {
         return await(client.noopEach());
     }
 
-    /** See {@link MemcachedClient#versionEach()}. */
+    /**
+     * See {@link MemcachedClient#versionEach()}.
+     *
+     * @return each server's version, or why it did not answer, in list order
+     */
     public ServerResults<String> versionEach() {
         return await(client.versionEach());
     }
 
-    /** See {@link MemcachedClient#statsEach(String)}. */
+    /**
+     * See {@link MemcachedClient#statsEach(String)}.
+     *
+     * @param group the statistics group, {@code ""} for the general ones
+     * @return each server's statistics, or why it did not answer, in list order
+     */
     public ServerResults<Map<String, String>> statsEach(String group) {
         return await(client.statsEach(group));
     }
 
-    /** See {@link MemcachedClient#flushAllEach(Duration)}. */
+    /**
+     * See {@link MemcachedClient#flushAllEach(Duration)}.
+     *
+     * @param delay how long until the items are invalidated; {@link Duration#ZERO} for now
+     * @return each server's outcome, in list order
+     */
     public ServerResults<Void> flushAllEach(Duration delay) {
         return await(client.flushAllEach(delay));
     }
