@@ -62,7 +62,8 @@ public final class BinaryProtocolFilter extends BaseFilter {
         return ctx.getInvokeAction(remainder);
     }
 
-    private static Response decode(Buffer input, int bodyLength) {
+    /** Decodes one whole response whose header starts at the buffer's position. */
+    static Response decode(Buffer input, int bodyLength) {
         input.get();
         byte opcode = input.get();
         int keyLength = input.getShort() & 0xFFFF;
