@@ -25,6 +25,7 @@ import org.glassfish.grizzly.memory.Buffers;
 public final class BinaryProtocolFilter extends BaseFilter {
 
     private static final byte RESPONSE_MAGIC = (byte) 0x81;
+    private static final byte[] EMPTY = new byte[0];
     private static final Appender<Buffer> PARTIAL_APPENDER = Buffers.getBufferAppender(true);
 
     private final int maxBodyLength;
@@ -100,13 +101,18 @@ public final class BinaryProtocolFilter extends BaseFilter {
         input.getInt();
         int opaque = input.getInt();
         long cas = input.getLong();
-        byte[] extras = new byte[extrasLength];
-        byte[] key = new byte[keyLength];
-        byte[] value = new byte[bodyLength - extrasLength - keyLength];
+        // Most responses carry no key and many no extras or value: share one empty array for those.
+        byte[] extras = bytes(extrasLength);
+        byte[] key = bytes(keyLength);
+        byte[] value = bytes(bodyLength - extrasLength - keyLength);
         input.get(extras);
         input.get(key);
         input.get(value);
         return new Response(opcode, status, opaque, cas, extras, key, value);
+    }
+
+    private static byte[] bytes(int length) {
+        return length == 0 ? EMPTY : new byte[length];
     }
 
     /**
