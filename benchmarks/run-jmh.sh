@@ -7,4 +7,5 @@ cd "$(dirname "$0")/.."
 ./mvnw -B -q -pl benchmarks -am package dependency:build-classpath \
     -Dmdep.outputFile=target/classpath.txt -DskipTests </dev/null
 exec java -cp "benchmarks/target/classes:$(cat benchmarks/target/classpath.txt)" \
-    org.openjdk.jmh.Main -prof gc -rf text -rff benchmarks/target/jmh-results.txt "$@" </dev/null
+    org.openjdk.jmh.Main -bm avgt -tu ns -f 1 -wi 3 -w 1s -i 3 -r 1s -prof gc \
+    -rf text -rff benchmarks/target/jmh-results.txt "$@" </dev/null

@@ -6,16 +6,11 @@ import static org.assertj.core.api.Assertions.entry;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
@@ -31,41 +26,37 @@ class ResponseFramingTest {
 
     @Test
     void coalescedAndSplitResponsesEachReachTheirRequest() throws Exception {
-        ExecutorService acceptor = Executors.newSingleThreadExecutor();
-        try (ServerSocket listener = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"))) {
-            Future<Socket> accepted = acceptor.submit(listener::accept);
-            try (MemcachedClient client = MemcachedClient.builder().servers("127.0.0.1:" + listener.getLocalPort())
-                    .connectionsPerServer(1, 1).operationTimeout(Duration.ofSeconds(10)).build();
-                    Socket server = accepted.get(10, TimeUnit.SECONDS)) {
-                server.setTcpNoDelay(true);
-                DataInputStream in = new DataInputStream(server.getInputStream());
-                OutputStream out = server.getOutputStream();
-                List<String> keys = List.of("a", "b", "c");
-                CompletableFuture<BulkResult<Object>> answer = client.getMulti(keys);
+        try (ScriptedConnection listener = ScriptedConnection.listen();
+                MemcachedClient client = MemcachedClient.builder().servers(listener.address())
+                        .connectionsPerServer(1, 1).operationTimeout(Duration.ofSeconds(10)).build();
+                Socket server = listener.accept()) {
+            server.setTcpNoDelay(true);
+            DataInputStream in = new DataInputStream(server.getInputStream());
+            OutputStream out = server.getOutputStream();
+            List<String> keys = List.of("a", "b", "c");
+            CompletableFuture<BulkResult<Object>> answer = client.getMulti(keys);
 
-                ByteArrayOutputStream replies = new ByteArrayOutputStream();
-                for (String key : keys) {
-                    int opaque = readRequest(in);
-                    replies.write(FakeServer.response(GETQ, 0, opaque, new byte[0],
-                            ("value of " + key).getBytes(StandardCharsets.UTF_8)));
-                }
-                replies.write(FakeServer.response(NOOP, 0, readRequest(in), new byte[0], new byte[0]));
-                byte[] bytes = replies.toByteArray();
-                int oneAndAHalf = 24 + 10 + 12;
-                // Two responses and a half in the first write, the rest split inside the last header.
-                int[] cuts = {0, oneAndAHalf + 24 + 10, bytes.length - 30, bytes.length - 5, bytes.length};
-                for (int i = 0; i + 1 < cuts.length; i++) {
-                    out.write(bytes, cuts[i], cuts[i + 1] - cuts[i]);
-                    out.flush();
-                }
-
-                BulkResult<Object> result = answer.get(10, TimeUnit.SECONDS);
-                assertThat(result.values()).containsExactly(
-                        entry("a", "value of a"), entry("b", "value of b"),
-                        entry("c", "value of c"));
+            ByteArrayOutputStream replies = new ByteArrayOutputStream();
+            for (String key : keys) {
+                int opaque = readRequest(in);
+                replies.write(FakeServer.response(GETQ, 0, opaque, new byte[0],
+                        ("value of " + key).getBytes(StandardCharsets.UTF_8)));
             }
-        } finally {
-            acceptor.shutdownNow();
+            replies.write(FakeServer.response(NOOP, 0, readRequest(in), new byte[0], new byte[0]));
+            byte[] bytes = replies.toByteArray();
+            int hit = 24 + "value of a".length();
+            // Two hits and half the third's header; the third but its last 6 bytes; those and most
+            // of the NOOP's header; the NOOP's last 5 bytes.
+            int[] cuts = {0, 2 * hit + 12, bytes.length - 30, bytes.length - 5, bytes.length};
+            for (int i = 0; i + 1 < cuts.length; i++) {
+                out.write(bytes, cuts[i], cuts[i + 1] - cuts[i]);
+                out.flush();
+            }
+
+            BulkResult<Object> result = answer.get(10, TimeUnit.SECONDS);
+            assertThat(result.values()).containsExactly(
+                    entry("a", "value of a"), entry("b", "value of b"),
+                    entry("c", "value of c"));
         }
     }
 

@@ -1,29 +1,16 @@
 package dev.grizzlyboot.memcached.transcoder;
 
-import java.util.concurrent.TimeUnit;
-
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The default transcoder on the benchmark's value type ({@code byte[]}, stored as is) and on
- * strings (UTF-8). Run by {@code benchmarks/run-jmh.sh}.
+ * strings (UTF-8). Run by {@code benchmarks/run-jmh.sh}, which sets the mode and iterations.
  */
 @State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 3, time = 1)
-@Fork(1)
 public class TranscoderBenchmark {
 
     @Param({"32", "512"})

@@ -1,32 +1,20 @@
 package dev.grizzlyboot.memcached.internal.cluster;
 
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Finding a key's server on the Ketama ring ({@link KetamaRing#locate(String)}): an MD5 of the key
  * and a binary search over 160 points per server; one server skips both. Run by
- * {@code benchmarks/run-jmh.sh}.
+ * {@code benchmarks/run-jmh.sh}, which sets the mode and iterations.
  */
 @State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 3, time = 1)
-@Fork(1)
 public class KetamaBenchmark {
 
     @Param({"1", "3", "25"})

@@ -1,33 +1,22 @@
 package dev.grizzlyboot.memcached.internal.protocol;
 
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.TimeUnit;
 
 import org.glassfish.grizzly.Buffer;
 import org.glassfish.grizzly.memory.HeapMemoryManager;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The wire codec: building and writing a GET and a SET (request, operation, bytes into a buffer,
  * as a connection's flush does) and decoding a GET hit (as {@link BinaryProtocolFilter} does). In
- * the protocol's package because the decoder is package-private. Run by {@code benchmarks/run-jmh.sh}.
+ * the protocol's package because the decoder is package-private.
+ * Run by {@code benchmarks/run-jmh.sh}, which sets the mode and iterations.
  */
 @State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 3, time = 1)
-@Fork(1)
 public class CodecBenchmark {
 
     private static final ResponseHandler<byte[]> VALUE = (response, operation) -> response.value();
