@@ -36,7 +36,8 @@ public final class BulkResult<T> {
 
     /** The values of the keys that were {@link Outcome#FOUND}, in call order. */
     public Map<String, T> values() {
-        Map<String, T> values = new LinkedHashMap<>();
+        // Sized for every key up front: growing a map of 200 found keys rehashed it five times.
+        Map<String, T> values = new LinkedHashMap<>(results.size() * 4 / 3 + 1);
         results.forEach((key, result) -> {
             if (result.outcome() == Outcome.FOUND) {
                 values.put(key, result.value());
