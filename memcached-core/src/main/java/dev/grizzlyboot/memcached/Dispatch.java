@@ -1,15 +1,14 @@
 package dev.grizzlyboot.memcached;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -183,13 +182,17 @@ final class Dispatch {
 
     private <T> CompletableFuture<BulkResult<T>> sendBulk(String name, Collection<String> keys, KeyedRequest request,
             BulkOperation.KeyHandler<T> handler, Outcome silentOutcome, Routing routing) {
-        List<String> unique = new ArrayList<>(keys instanceof Set<?> ? keys : new LinkedHashSet<>(keys));
+        // The result map, built first, also drops repeated keys: one hashing pass per call, not two.
+        Map<String, KeyResult<T>> ordered = new LinkedHashMap<>(keys.size() * 4 / 3 + 1);
+        for (String key : keys) {
+            ordered.put(key, null);
+        }
         @SuppressWarnings("unchecked")
-        KeyResult<T>[] results = new KeyResult[unique.size()];
+        KeyResult<T>[] results = new KeyResult[ordered.size()];
         boolean replicated = routing == Routing.REPLICATED_WRITE && cluster.replicated();
         Map<ConnectionPool, Batch> batches = new IdentityHashMap<>();
-        for (int i = 0; i < results.length; i++) {
-            String key = unique.get(i);
+        int i = 0;
+        for (String key : ordered.keySet()) {
             try {
                 Request built = request.create(key, Keys.encode(key));
                 if (replicated) {
@@ -203,6 +206,7 @@ final class Dispatch {
             } catch (MemcachedException e) {
                 results[i] = new KeyResult<>(Outcome.ERROR, null, 0, e);
             }
+            i++;
         }
         CompletableFuture<?>[] sent = new CompletableFuture<?>[batches.size()];
         int next = 0;
@@ -214,8 +218,8 @@ final class Dispatch {
             // Each batch writes only its own keys' slots; allOf orders those writes before the read below.
             sent[next++] = operation.future().handle((batchResults, error) -> {
                 for (int j = 0; j < batch.keys.size(); j++) {
-                    if (batch.owner.get(j)) {
-                        results[batch.index.get(j)] = error == null ? batchResults[j]
+                    if (batch.owner(j)) {
+                        results[batch.index(j)] = error == null ? batchResults[j]
                                 : new KeyResult<>(Outcome.ERROR, null, 0, Answers.asMemcached(error));
                     }
                 }
@@ -223,9 +227,9 @@ final class Dispatch {
             });
         }
         return CompletableFuture.allOf(sent).thenApply(done -> {
-            Map<String, KeyResult<T>> ordered = new LinkedHashMap<>(results.length * 4 / 3 + 1);
-            for (int i = 0; i < results.length; i++) {
-                ordered.put(unique.get(i), results[i]);
+            int k = 0;
+            for (Map.Entry<String, KeyResult<T>> entry : ordered.entrySet()) {
+                entry.setValue(results[k++]);
             }
             return new BulkResult<>(ordered);
         });
@@ -233,16 +237,26 @@ final class Dispatch {
 
     /** The keys and requests of one server's share of a bulk call. */
     private static final class Batch {
-        final List<Integer> index = new ArrayList<>();
         final List<String> keys = new ArrayList<>();
         final List<Request> requests = new ArrayList<>();
-        final List<Boolean> owner = new ArrayList<>();
+        /** Each key's slot in the call's results, negative where this server holds only a replica. */
+        private int[] slots = new int[16];
 
         void add(int keyIndex, String key, Request request, boolean isOwner) {
-            index.add(keyIndex);
+            if (keys.size() == slots.length) {
+                slots = Arrays.copyOf(slots, slots.length * 2);
+            }
+            slots[keys.size()] = isOwner ? keyIndex : -1 - keyIndex;
             keys.add(key);
             requests.add(request);
-            owner.add(isOwner);
+        }
+
+        boolean owner(int position) {
+            return slots[position] >= 0;
+        }
+
+        int index(int position) {
+            return slots[position];
         }
     }
 }

@@ -38,7 +38,7 @@ public final class MemcachedClientBuilder {
     private Duration reconnectBackoff = Duration.ofMillis(100);
     private Duration maxReconnectBackoff = Duration.ofSeconds(5);
     private int minConnections = 1;
-    private int maxConnections = 4;
+    private int maxConnections = 2;
     private int pipelineDepth = 32;
     private IoStrategy ioStrategy = IoStrategy.SAME_THREAD;
     private int ioThreads = Math.min(2, Runtime.getRuntime().availableProcessors());
@@ -252,7 +252,10 @@ public final class MemcachedClientBuilder {
     }
 
     /**
-     * Connections per server: kept open at least {@code min} (default 1), at most {@code max} (default 4).
+     * Connections per server: kept open at least {@code min} (default 1), at most {@code max} (default 2).
+     * memcached serves each connection on one of its worker threads, so a second connection lets
+     * a busy server use two; more connections each carry fewer requests per write and cost CPU on
+     * both sides (docs/benchmarks.md, knob sweep).
      *
      * @param min the connections each pool keeps open
      * @param max the most connections each pool opens

@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.DataInputStream;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
@@ -40,12 +38,10 @@ class WriteCombiningTest {
 
     @Test
     void requestsSentWhileOneIsUnansweredLeaveTogetherInOneWriteAfterItsAnswer() throws Exception {
-        ExecutorService acceptor = Executors.newSingleThreadExecutor();
-        try (ServerSocket listener = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"))) {
-            Future<Socket> accepted = acceptor.submit(listener::accept);
-            try (MemcachedClient client = MemcachedClient.builder().servers("127.0.0.1:" + listener.getLocalPort())
+        try (ScriptedConnection listener = ScriptedConnection.listen()) {
+            try (MemcachedClient client = MemcachedClient.builder().servers(listener.address())
                     .connectionsPerServer(1, 1).operationTimeout(Duration.ofSeconds(10)).build();
-                    Socket server = accepted.get(10, TimeUnit.SECONDS)) {
+                    Socket server = listener.accept()) {
                 DataInputStream in = new DataInputStream(server.getInputStream());
                 OutputStream out = server.getOutputStream();
                 CompletableFuture<Object> first = client.get("k0");
@@ -80,8 +76,6 @@ class WriteCombiningTest {
                     assertThat(answer.get(10, TimeUnit.SECONDS)).isNull();
                 }
             }
-        } finally {
-            acceptor.shutdownNow();
         }
     }
 

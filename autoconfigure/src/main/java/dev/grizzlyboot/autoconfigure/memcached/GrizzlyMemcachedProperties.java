@@ -329,7 +329,7 @@ public class GrizzlyMemcachedProperties {
         private int minConnections = 1;
 
         /** Most connections opened per server. */
-        private int maxConnections = 4;
+        private int maxConnections = 2;
 
         /** Pending operations a connection carries before the pool opens another. */
         private int pipelineDepth = 32;

@@ -21,6 +21,8 @@ enum ValueType {
 
     static final int SHIFT = 8;
     static final int MASK = 0xF << SHIFT;
+    /** {@code values()} clones its array on every call, and every encode and decode looks a type up. */
+    private static final ValueType[] ALL = values();
 
     private final int code;
     private final Class<?> type;
@@ -41,7 +43,7 @@ enum ValueType {
     }
 
     static ValueType ofValue(Object value) {
-        for (ValueType candidate : values()) {
+        for (ValueType candidate : ALL) {
             if (candidate.type == value.getClass()) {
                 return candidate;
             }
@@ -51,7 +53,7 @@ enum ValueType {
 
     static ValueType ofFlags(int flags) {
         int code = (flags & MASK) >>> SHIFT;
-        for (ValueType candidate : values()) {
+        for (ValueType candidate : ALL) {
             if (candidate.code == code) {
                 return candidate;
             }

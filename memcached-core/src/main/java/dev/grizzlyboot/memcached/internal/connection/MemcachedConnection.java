@@ -204,12 +204,16 @@ final class MemcachedConnection {
             return;
         }
         answered = true;
-        if (oldest.onResponse(response)) {
-            inFlight.poll();
-            pending.decrementAndGet();
-            lastActiveNanos = System.nanoTime();
-            pool.answered();
+        if (!oldest.isLast(response)) {
+            oldest.onResponse(response);
+            return;
         }
+        // Off the books before the future completes: a caller it wakes sees this connection without it.
+        inFlight.poll();
+        pending.decrementAndGet();
+        lastActiveNanos = System.nanoTime();
+        oldest.onResponse(response);
+        pool.answered();
     }
 
     private void onConnected(Connection<?> opened, InetSocketAddress address) {
@@ -267,9 +271,10 @@ final class MemcachedConnection {
                     + mismatch));
             return;
         }
-        if (current.onResponse(response)) {
+        if (current.isLast(response)) {
             setup = null;
         }
+        current.onResponse(response);
     }
 
     private void open() {

@@ -1,16 +1,21 @@
 package dev.grizzlyboot.memcached.internal.protocol;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 
 import dev.grizzlyboot.memcached.MemcachedProtocolException;
+import org.glassfish.grizzly.Appender;
 import org.glassfish.grizzly.Buffer;
 import org.glassfish.grizzly.filterchain.BaseFilter;
 import org.glassfish.grizzly.filterchain.FilterChainContext;
 import org.glassfish.grizzly.filterchain.NextAction;
+import org.glassfish.grizzly.memory.Buffers;
 
 /**
- * Grizzly filter that decodes response bytes into {@link Response}s, one per invocation of the
- * next filter, keeping a partial response until the rest arrives and splitting coalesced ones.
+ * Grizzly filter that decodes response bytes into {@link Response}s: every whole response in the
+ * bytes read goes to the next filter as one {@code List<Response>} (one pass of the chain per read,
+ * not per response), and a partial response is kept until the rest arrives.
  * Requests are encoded by the connection, so writes pass through unchanged. Stateless and shared
  * by all connections; Grizzly keeps each connection's leftover bytes.
  *
@@ -20,6 +25,8 @@ import org.glassfish.grizzly.filterchain.NextAction;
 public final class BinaryProtocolFilter extends BaseFilter {
 
     private static final byte RESPONSE_MAGIC = (byte) 0x81;
+    private static final byte[] EMPTY = new byte[0];
+    private static final Appender<Buffer> PARTIAL_APPENDER = Buffers.getBufferAppender(true);
 
     private final int maxBodyLength;
 
@@ -31,38 +38,60 @@ public final class BinaryProtocolFilter extends BaseFilter {
     @Override
     public NextAction handleRead(FilterChainContext ctx) throws IOException {
         Buffer input = ctx.getMessage();
-        if (input.remaining() < Request.HEADER_LENGTH) {
+        List<Response> responses = null;
+        while (input.remaining() >= Request.HEADER_LENGTH) {
+            int start = input.position();
+            int bodyLength = input.getInt(start + 8);
+            String problem = problem(input, start, bodyLength);
+            if (problem != null) {
+                if (responses != null) {
+                    // Answer what came before the garbage first; the rerun on the rest closes the connection.
+                    Buffer garbage = input.split(start);
+                    input.tryDispose();
+                    ctx.setMessage(responses);
+                    return ctx.getInvokeAction(garbage);
+                }
+                input.tryDispose();
+                ctx.getConnection().closeWithReason(new MemcachedProtocolIOException(
+                        new MemcachedProtocolException("garbage from " + ctx.getConnection().getPeerAddress() + ": " + problem)));
+                return ctx.getStopAction();
+            }
+            if (input.remaining() < Request.HEADER_LENGTH + bodyLength) {
+                break;
+            }
+            if (responses == null) {
+                responses = new ArrayList<>();
+            }
+            responses.add(decode(input, bodyLength));
+        }
+        if (responses == null) {
             return ctx.getStopAction(input);
         }
-        int start = input.position();
-        byte magic = input.get(start);
-        int bodyLength = input.getInt(start + 8);
-        int keyAndExtras = (input.getShort(start + 2) & 0xFFFF) + (input.get(start + 4) & 0xFF);
-        String problem = null;
-        if (magic != RESPONSE_MAGIC) {
-            problem = String.format("bad magic byte 0x%02x (expected 0x81)", magic & 0xFF);
-        } else if (bodyLength < 0 || bodyLength > maxBodyLength) {
-            problem = "response body length " + (bodyLength & 0xFFFFFFFFL) + " exceeds the limit of " + maxBodyLength;
-        } else if (keyAndExtras > bodyLength) {
-            problem = "key and extras (" + keyAndExtras + " bytes) longer than the body (" + bodyLength + ")";
-        }
-        if (problem != null) {
-            input.tryDispose();
-            ctx.getConnection().closeWithReason(new MemcachedProtocolIOException(
-                    new MemcachedProtocolException("garbage from " + ctx.getConnection().getPeerAddress() + ": " + problem)));
-            return ctx.getStopAction();
-        }
-        if (input.remaining() < Request.HEADER_LENGTH + bodyLength) {
-            return ctx.getStopAction(input);
-        }
-        Response response = decode(input, bodyLength);
-        Buffer remainder = input.hasRemaining() ? input.split(input.position()) : null;
+        // Every whole response of the read goes on in one pass of the chain; a partial one waits for more bytes.
+        Buffer partial = input.hasRemaining() ? input.split(input.position()) : null;
         input.tryDispose();
-        ctx.setMessage(response);
-        return ctx.getInvokeAction(remainder);
+        ctx.setMessage(responses);
+        return partial == null ? ctx.getInvokeAction() : ctx.getInvokeAction(partial, PARTIAL_APPENDER);
     }
 
-    private static Response decode(Buffer input, int bodyLength) {
+    /** Why the header at {@code start} cannot begin a response, or {@code null}. */
+    private String problem(Buffer input, int start, int bodyLength) {
+        byte magic = input.get(start);
+        int keyAndExtras = (input.getShort(start + 2) & 0xFFFF) + (input.get(start + 4) & 0xFF);
+        if (magic != RESPONSE_MAGIC) {
+            return String.format("bad magic byte 0x%02x (expected 0x81)", magic & 0xFF);
+        }
+        if (bodyLength < 0 || bodyLength > maxBodyLength) {
+            return "response body length " + (bodyLength & 0xFFFFFFFFL) + " exceeds the limit of " + maxBodyLength;
+        }
+        if (keyAndExtras > bodyLength) {
+            return "key and extras (" + keyAndExtras + " bytes) longer than the body (" + bodyLength + ")";
+        }
+        return null;
+    }
+
+    /** Decodes one whole response whose header starts at the buffer's position. */
+    static Response decode(Buffer input, int bodyLength) {
         input.get();
         byte opcode = input.get();
         int keyLength = input.getShort() & 0xFFFF;
@@ -72,13 +101,18 @@ public final class BinaryProtocolFilter extends BaseFilter {
         input.getInt();
         int opaque = input.getInt();
         long cas = input.getLong();
-        byte[] extras = new byte[extrasLength];
-        byte[] key = new byte[keyLength];
-        byte[] value = new byte[bodyLength - extrasLength - keyLength];
+        // Most responses carry no key and many no extras or value: share one empty array for those.
+        byte[] extras = bytes(extrasLength);
+        byte[] key = bytes(keyLength);
+        byte[] value = bytes(bodyLength - extrasLength - keyLength);
         input.get(extras);
         input.get(key);
         input.get(value);
         return new Response(opcode, status, opaque, cas, extras, key, value);
+    }
+
+    private static byte[] bytes(int length) {
+        return length == 0 ? EMPTY : new byte[length];
     }
 
     /**

@@ -52,7 +52,7 @@ public final class BulkOperation<T> extends Operation<KeyResult<T>[]> {
     }
 
     @Override
-    public boolean onResponse(Response response) {
+    public void onResponse(Response response) {
         int index = indexOf(response);
         if (index == keys.size()) {
             for (int i = 0; i < results.length; i++) {
@@ -61,7 +61,7 @@ public final class BulkOperation<T> extends Operation<KeyResult<T>[]> {
                 }
             }
             complete(results);
-            return true;
+            return;
         }
         try {
             results[index] = handler.handle(response, this);
@@ -71,7 +71,6 @@ public final class BulkOperation<T> extends Operation<KeyResult<T>[]> {
             results[index] = new KeyResult<>(Outcome.ERROR, null, 0,
                     new TranscoderException(name + " '" + keys.get(index) + "': could not read the answer", e));
         }
-        return false;
     }
 
     @Override

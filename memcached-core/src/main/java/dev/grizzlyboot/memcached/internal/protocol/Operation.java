@@ -133,12 +133,19 @@ public abstract class Operation<T> {
     }
 
     /**
+     * Whether a response (one that {@link #mismatch} accepts) is the last this operation expects:
+     * by default the answer to its last request. The connection asks before handing the response
+     * over, so that the operation has left the connection's pending count when its future completes.
+     */
+    public boolean isLast(Response response) {
+        return indexOf(response) == requests.length - 1;
+    }
+
+    /**
      * Takes one response. Called on the I/O thread, also after the future has completed (a late
      * answer still has to be consumed).
-     *
-     * @return whether this was the last response the operation expects
      */
-    public abstract boolean onResponse(Response response);
+    public abstract void onResponse(Response response);
 
     /** A short description for messages, such as {@code get 'user:42'}. */
     protected abstract String describe();

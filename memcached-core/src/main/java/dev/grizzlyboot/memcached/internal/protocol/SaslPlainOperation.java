@@ -28,12 +28,12 @@ public final class SaslPlainOperation extends Operation<Void> {
     }
 
     @Override
-    public boolean onResponse(Response response) {
+    public void onResponse(Response response) {
         if (indexOf(response) == 0) {
             if (response.ok()) {
                 mechanisms = Arrays.asList(response.valueText().trim().split("\\s+"));
             }
-            return false;
+            return;
         }
         if (response.ok()) {
             complete(null);
@@ -44,7 +44,6 @@ public final class SaslPlainOperation extends Operation<Void> {
             fail(new AuthenticationException(response.serverStatus(), "SASL PLAIN authentication as '" + username + "' on "
                     + server() + " failed with " + response.serverStatus() + text + offered));
         }
-        return true;
     }
 
     @Override

@@ -23,7 +23,7 @@ public final class SingleOperation<T> extends Operation<T> {
     }
 
     @Override
-    public boolean onResponse(Response response) {
+    public void onResponse(Response response) {
         if (!isDone()) {
             try {
                 complete(handler.handle(response, this));
@@ -33,7 +33,6 @@ public final class SingleOperation<T> extends Operation<T> {
                 fail(new TranscoderException(describe() + ": could not read the answer", e));
             }
         }
-        return true;
     }
 
     @Override

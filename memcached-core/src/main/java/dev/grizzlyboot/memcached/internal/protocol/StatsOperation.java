@@ -18,17 +18,19 @@ public final class StatsOperation extends Operation<Map<String, String>> {
     }
 
     @Override
-    public boolean onResponse(Response response) {
+    public boolean isLast(Response response) {
+        return !response.ok() || response.key().length == 0;
+    }
+
+    @Override
+    public void onResponse(Response response) {
         if (!response.ok()) {
             fail(statusError(response));
-            return true;
-        }
-        if (response.key().length == 0) {
+        } else if (response.key().length == 0) {
             complete(stats);
-            return true;
+        } else {
+            stats.put(response.keyText(), response.valueText());
         }
-        stats.put(response.keyText(), response.valueText());
-        return false;
     }
 
     @Override

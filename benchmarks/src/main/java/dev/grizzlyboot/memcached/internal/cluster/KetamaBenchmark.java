@@ -1,0 +1,41 @@
+package dev.grizzlyboot.memcached.internal.cluster;
+
+import java.util.List;
+import java.util.stream.IntStream;
+
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+
+/**
+ * Finding a key's server on the Ketama ring ({@link KetamaRing#locate(String)}): an MD5 of the key
+ * and a binary search over 160 points per server; one server skips both. Run by
+ * {@code benchmarks/run-jmh.sh}, which sets the mode and iterations.
+ */
+@State(Scope.Thread)
+public class KetamaBenchmark {
+
+    @Param({"1", "3", "25"})
+    public int servers;
+
+    private KetamaRing<String> ring;
+    private final String[] keys = new String[1024];
+    private int next;
+
+    @Setup
+    public void setUp() {
+        List<String> names = IntStream.range(0, servers).mapToObj(i -> "127.0.0.1:" + (11211 + i)).toList();
+        ring = KetamaRing.of(names, names);
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = "grizzly-boot:" + (100_000 + i * 7);
+        }
+    }
+
+    @Benchmark
+    public String locate() {
+        next = (next + 1) & (keys.length - 1);
+        return ring.locate(keys[next]);
+    }
+}

@@ -1,0 +1,64 @@
+package dev.grizzlyboot.memcached.internal.protocol;
+
+import java.nio.charset.StandardCharsets;
+
+import org.glassfish.grizzly.Buffer;
+import org.glassfish.grizzly.memory.HeapMemoryManager;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+
+/**
+ * The wire codec: building and writing a GET and a SET (request, operation, bytes into a buffer,
+ * as a connection's flush does) and decoding a GET hit (as {@link BinaryProtocolFilter} does). In
+ * the protocol's package because the decoder is package-private.
+ * Run by {@code benchmarks/run-jmh.sh}, which sets the mode and iterations.
+ */
+@State(Scope.Thread)
+public class CodecBenchmark {
+
+    private static final ResponseHandler<byte[]> VALUE = (response, operation) -> response.value();
+
+    @Param({"32", "512"})
+    public int valueSize;
+
+    private final byte[] key = "grizzly-boot:123456".getBytes(StandardCharsets.UTF_8);
+    private byte[] value;
+    private Buffer out;
+    private Buffer hit;
+
+    @Setup
+    public void setUp() {
+        value = new byte[valueSize];
+        HeapMemoryManager memory = new HeapMemoryManager();
+        out = memory.allocate(64 * 1024);
+        hit = memory.allocate(Request.HEADER_LENGTH + 4 + valueSize);
+        hit.put((byte) 0x81).put(Opcode.GET.code()).putShort((short) 0).put((byte) 4).put((byte) 0).putShort((short) 0)
+                .putInt(4 + valueSize).putInt(7).putLong(42).putInt(0).put(value);
+        hit.flip();
+    }
+
+    @Benchmark
+    public Buffer encodeGet() {
+        out.clear();
+        new SingleOperation<>("get", "grizzly-boot:123456", Request.keyed(Opcode.GET, key), 1_000_000_000L, VALUE)
+                .writeTo(out, 7);
+        return out;
+    }
+
+    @Benchmark
+    public Buffer encodeSet() {
+        out.clear();
+        new SingleOperation<>("set", "grizzly-boot:123456", Request.store(Opcode.SET, key, 0, 3600, value, 0), 1_000_000_000L,
+                VALUE).writeTo(out, 7);
+        return out;
+    }
+
+    @Benchmark
+    public Response decodeGetHit() {
+        hit.position(0);
+        return BinaryProtocolFilter.decode(hit, 4 + valueSize);
+    }
+}

@@ -1,0 +1,71 @@
+package dev.grizzlyboot.memcached;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * The decoder hands every whole response of a read on at once and keeps a partial one: responses
+ * that arrive coalesced, split mid-header and split mid-body still each reach their own request.
+ */
+class ResponseFramingTest {
+
+    private static final int GETQ = 0x09;
+    private static final int NOOP = 0x0a;
+
+    @Test
+    void coalescedAndSplitResponsesEachReachTheirRequest() throws Exception {
+        try (ScriptedConnection listener = ScriptedConnection.listen();
+                MemcachedClient client = MemcachedClient.builder().servers(listener.address())
+                        .connectionsPerServer(1, 1).operationTimeout(Duration.ofSeconds(10)).build();
+                Socket server = listener.accept()) {
+            server.setTcpNoDelay(true);
+            DataInputStream in = new DataInputStream(server.getInputStream());
+            OutputStream out = server.getOutputStream();
+            List<String> keys = List.of("a", "b", "c");
+            CompletableFuture<BulkResult<Object>> answer = client.getMulti(keys);
+
+            ByteArrayOutputStream replies = new ByteArrayOutputStream();
+            for (String key : keys) {
+                int opaque = readRequest(in);
+                replies.write(FakeServer.response(GETQ, 0, opaque, new byte[0],
+                        ("value of " + key).getBytes(StandardCharsets.UTF_8)));
+            }
+            replies.write(FakeServer.response(NOOP, 0, readRequest(in), new byte[0], new byte[0]));
+            byte[] bytes = replies.toByteArray();
+            int hit = 24 + "value of a".length();
+            // Two hits and half the third's header; the third but its last 6 bytes; those and most
+            // of the NOOP's header; the NOOP's last 5 bytes.
+            int[] cuts = {0, 2 * hit + 12, bytes.length - 30, bytes.length - 5, bytes.length};
+            for (int i = 0; i + 1 < cuts.length; i++) {
+                out.write(bytes, cuts[i], cuts[i + 1] - cuts[i]);
+                out.flush();
+            }
+
+            BulkResult<Object> result = answer.get(10, TimeUnit.SECONDS);
+            assertThat(result.values()).containsExactly(
+                    entry("a", "value of a"), entry("b", "value of b"),
+                    entry("c", "value of c"));
+        }
+    }
+
+    /** Reads one request and returns its opaque. */
+    private static int readRequest(DataInputStream in) throws Exception {
+        byte[] header = new byte[24];
+        in.readFully(header);
+        int bodyLength = ((header[8] & 0xFF) << 24) | ((header[9] & 0xFF) << 16) | ((header[10] & 0xFF) << 8) | (header[11] & 0xFF);
+        in.readFully(new byte[bodyLength]);
+        return ((header[12] & 0xFF) << 24) | ((header[13] & 0xFF) << 16) | ((header[14] & 0xFF) << 8) | (header[15] & 0xFF);
+    }
+}
