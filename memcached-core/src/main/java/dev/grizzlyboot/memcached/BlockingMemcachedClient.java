@@ -25,11 +25,11 @@ public final class BlockingMemcachedClient {
     static final long GRACE_MILLIS = 100;
 
     private final MemcachedClient client;
-    private final long deadlineNanos;
+    private final long timeoutNanos;
 
     BlockingMemcachedClient(MemcachedClient client, Duration operationTimeout) {
         this.client = client;
-        this.deadlineNanos = operationTimeout.toNanos() + TimeUnit.MILLISECONDS.toNanos(GRACE_MILLIS);
+        this.timeoutNanos = operationTimeout.toNanos();
     }
 
     /**
@@ -379,7 +379,7 @@ public final class BlockingMemcachedClient {
     }
 
     private <T> T await(CompletableFuture<T> future, int steps) {
-        long waitNanos = deadlineNanos + (steps - 1) * (deadlineNanos - TimeUnit.MILLISECONDS.toNanos(GRACE_MILLIS));
+        long waitNanos = steps * timeoutNanos + TimeUnit.MILLISECONDS.toNanos(GRACE_MILLIS);
         try {
             return future.get(waitNanos, TimeUnit.NANOSECONDS);
         } catch (ExecutionException e) {
