@@ -3,11 +3,13 @@ package dev.grizzlyboot.memcached;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -145,9 +147,10 @@ final class Commands {
             return dispatch.bulk("getMulti", keys, (key, bytes) -> Request.keyed(Opcode.GETQ, bytes),
                     Answers.foundOrError(valueTranscoder, near, 0), Outcome.NOT_FOUND, Routing.READ);
         }
-        Map<String, KeyResult<T>> local = new LinkedHashMap<>();
+        Set<String> unique = new LinkedHashSet<>(keys);
+        Map<String, KeyResult<T>> local = new HashMap<>();
         List<String> remote = new ArrayList<>();
-        for (String key : new LinkedHashSet<>(keys)) {
+        for (String key : unique) {
             CachedData copy = key == null ? null : near.get(key);
             if (copy == null) {
                 remote.add(key);
@@ -158,7 +161,7 @@ final class Commands {
         return dispatch.bulk("getMulti", remote, (key, bytes) -> Request.keyed(Opcode.GETQ, bytes),
                 Answers.foundOrError(valueTranscoder, near, near.epoch()), Outcome.NOT_FOUND, Routing.READ).thenApply(fetched -> {
             Map<String, KeyResult<T>> ordered = new LinkedHashMap<>();
-            for (String key : new LinkedHashSet<>(keys)) {
+            for (String key : unique) {
                 KeyResult<T> result = local.get(key);
                 ordered.put(key, result != null ? result : fetched.get(key));
             }
