@@ -18,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
 
 import javax.net.ssl.SSLContext;
 
@@ -81,18 +82,9 @@ public final class MemcachedProcess implements AutoCloseable {
         }
         log.toFile().deleteOnExit();
         MemcachedProcess memcached = new MemcachedProcess(options, binary, log, saslConfig);
-        IllegalStateException last = null;
-        // A free port can be taken by someone else between our probe and memcached's bind: retry.
-        for (int attempt = 0; attempt < 5; attempt++) {
-            memcached.port = freePort();
-            try {
-                memcached.launch();
-                return memcached;
-            } catch (IllegalStateException e) {
-                last = e;
-            }
-        }
-        throw last;
+        // A free port can be taken by someone else between our probe and memcached's bind: retry on another.
+        memcached.launch(5, MemcachedProcess::freePort);
+        return memcached;
     }
 
     /** The host, always the IPv4 loopback address. */
@@ -167,17 +159,8 @@ public final class MemcachedProcess implements AutoCloseable {
     /** Kills the process if it runs, then starts a fresh (empty) one on the same port. */
     public void restart() {
         kill();
-        IllegalStateException last = null;
         // The old socket may linger for a moment after SIGKILL; memcached sets SO_REUSEADDR, so few retries are needed.
-        for (int attempt = 0; attempt < 20; attempt++) {
-            try {
-                launch();
-                return;
-            } catch (IllegalStateException e) {
-                last = e;
-            }
-        }
-        throw last;
+        launch(20, () -> port);
     }
 
     /**
@@ -284,6 +267,21 @@ public final class MemcachedProcess implements AutoCloseable {
                     || line.startsWith("VERSION") || line.startsWith("CLIENT_ERROR") || line.startsWith("SERVER_ERROR")
                     || line.chars().allMatch(Character::isDigit);
         };
+    }
+
+    /** Launches on the port {@code ports} gives, again on the next one while memcached fails to start. */
+    private void launch(int attempts, IntSupplier ports) {
+        IllegalStateException last = null;
+        for (int attempt = 0; attempt < attempts; attempt++) {
+            port = ports.getAsInt();
+            try {
+                launch();
+                return;
+            } catch (IllegalStateException e) {
+                last = e;
+            }
+        }
+        throw last;
     }
 
     private void launch() {
