@@ -127,8 +127,13 @@ final class Answers {
 
     /** The {@link MemcachedException} behind a future's failure (wrapping anything else). */
     static MemcachedException asMemcached(Throwable error) {
-        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        Throwable cause = causeOf(error);
         return cause instanceof MemcachedException memcached ? memcached : new MemcachedException(cause.toString(), cause);
+    }
+
+    /** What a future failed with: {@code error} itself, or the cause a {@link CompletionException} wraps. */
+    static Throwable causeOf(Throwable error) {
+        return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
     }
 
     private static void requireOk(Response response, Operation<?> operation) {

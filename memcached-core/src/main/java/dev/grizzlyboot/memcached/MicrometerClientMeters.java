@@ -5,7 +5,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -107,10 +106,10 @@ final class MicrometerClientMeters implements ClientMeters {
     }
 
     private static int outcome(Throwable error) {
-        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-        if (cause == null) {
+        if (error == null) {
             return 0;
         }
+        Throwable cause = Answers.causeOf(error);
         if (cause instanceof MemcachedTimeoutException) {
             return 1;
         }
