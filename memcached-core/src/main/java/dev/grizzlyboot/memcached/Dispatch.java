@@ -98,10 +98,8 @@ final class Dispatch {
     <T> CompletableFuture<BulkResult<T>> bulk(String name, Collection<String> keys, KeyedRequest request,
             BulkOperation.KeyHandler<T> handler, Outcome silentOutcome, Routing routing) {
         long start = meters.start();
-        if (routing == Routing.READ) {
-            return meters.record(name, start, sendBulk(name, keys, request, handler, silentOutcome, routing));
-        }
-        return meters.record(name, start, invalidatingNear(keys, () -> sendBulk(name, keys, request, handler, silentOutcome, routing)));
+        Supplier<CompletableFuture<BulkResult<T>>> send = () -> sendBulk(name, keys, request, handler, silentOutcome, routing);
+        return meters.record(name, start, routing == Routing.READ ? send.get() : invalidatingNear(keys, send));
     }
 
     /** Sends the same kind of request to every server and collects each server's answer or error, in list order. */
