@@ -237,14 +237,14 @@ final class Dispatch {
     private static final class Batch {
         final List<String> keys = new ArrayList<>();
         final List<Request> requests = new ArrayList<>();
-        /** Each key's slot in the call's results, negative where this server holds only a replica. */
+        /** Each key's slot in the call's results, or -1 where this server holds only a replica (not reported). */
         private int[] slots = new int[16];
 
         void add(int keyIndex, String key, Request request, boolean isOwner) {
             if (keys.size() == slots.length) {
                 slots = Arrays.copyOf(slots, slots.length * 2);
             }
-            slots[keys.size()] = isOwner ? keyIndex : -1 - keyIndex;
+            slots[keys.size()] = isOwner ? keyIndex : -1;
             keys.add(key);
             requests.add(request);
         }
