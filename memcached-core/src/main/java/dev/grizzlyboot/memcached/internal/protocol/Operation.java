@@ -112,7 +112,7 @@ public abstract class Operation<T> {
      * carry a key only where the protocol returns one (STAT).
      */
     public final String mismatch(Response response) {
-        int index = response.opaque() - firstOpaque;
+        int index = indexOf(response);
         if (index < 0 || index >= requests.length) {
             return "opaque " + response.opaque() + " does not answer the oldest request in flight (" + describe() + ")";
         }
