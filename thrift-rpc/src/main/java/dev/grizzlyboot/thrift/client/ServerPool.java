@@ -125,7 +125,7 @@ final class ServerPool {
             healthy = true;
             log.info("Thrift server {} is back in rotation", name);
         }
-        int open = settings.maxConnections - permits.availablePermits() + idle.size();
+        int open = busy() + idle();
         for (int i = open; i < settings.minConnections && !closed; i++) {
             try {
                 idle.offerFirst(factory.open(address));

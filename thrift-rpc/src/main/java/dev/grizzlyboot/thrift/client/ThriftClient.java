@@ -116,11 +116,7 @@ public final class ThriftClient implements AutoCloseable {
      * @return busy connection count
      */
     public int busyConnections() {
-        int busy = 0;
-        for (ServerPool pool : rotation.pools()) {
-            busy += pool.busy();
-        }
-        return busy;
+        return rotation.pools().stream().mapToInt(ServerPool::busy).sum();
     }
 
     /**
@@ -129,11 +125,7 @@ public final class ThriftClient implements AutoCloseable {
      * @return idle connection count
      */
     public int idleConnections() {
-        int idle = 0;
-        for (ServerPool pool : rotation.pools()) {
-            idle += pool.idle();
-        }
-        return idle;
+        return rotation.pools().stream().mapToInt(ServerPool::idle).sum();
     }
 
     /** Closes every connection and stops the monitor; calls after this fail. */

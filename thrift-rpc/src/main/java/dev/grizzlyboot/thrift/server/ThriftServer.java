@@ -160,7 +160,7 @@ public final class ThriftServer implements AutoCloseable {
      * @return true between {@link #start()} and {@link #stop(Duration)}
      */
     public synchronized boolean isRunning() {
-        return started && !stopped && boundAddress != null;
+        return boundAddress != null && !stopped;
     }
 
     /**

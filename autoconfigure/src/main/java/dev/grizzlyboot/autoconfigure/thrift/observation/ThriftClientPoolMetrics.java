@@ -1,6 +1,5 @@
 package dev.grizzlyboot.autoconfigure.thrift.observation;
 
-import java.util.List;
 import java.util.Set;
 import java.util.function.ToIntFunction;
 
@@ -8,7 +7,6 @@ import dev.grizzlyboot.autoconfigure.thrift.client.ThriftClients;
 import dev.grizzlyboot.thrift.client.ThriftClient;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
 /**
@@ -45,8 +43,8 @@ public final class ThriftClientPoolMetrics implements MeterBinder {
                     ThriftClient client = all.clients().get(name);
                     return client == null ? 0 : value.applyAsInt(client);
                 })
-                .tags(List.of(Tag.of("client", name),
-                        Tag.of("state", state)))
+                .tag("client", name)
+                .tag("state", state)
                 .description(description)
                 .register(registry);
     }

@@ -33,7 +33,7 @@ final class ThriftHandlers {
     }
 
     /** The processor of each handler, keyed by the name it is registered under when multiplexed. */
-    static Map<String, TProcessor> processorsByServiceName(ListableBeanFactory beans) {
+    private static Map<String, TProcessor> processorsByServiceName(ListableBeanFactory beans) {
         Map<String, TProcessor> byServiceName = new LinkedHashMap<>();
         for (String beanName : beans.getBeanNamesForAnnotation(ThriftService.class)) {
             Object handler = beans.getBean(beanName);
