@@ -36,6 +36,7 @@ final class ClusterInspector {
                     decision == null ? 0 : decision.commitAtMillis());
         }
         return new ClusterView(session, member != null && member.getEphemeralOwner() == session,
-                znodes.childrenOrNone(znodes.membersPath()), committedVersion, committed == null ? List.of() : committed.servers(), barrier);
+                znodes.childrenOrNone(znodes.membersPath()), committedVersion,
+                committed == null ? List.of() : committed.servers(), barrier);
     }
 }
