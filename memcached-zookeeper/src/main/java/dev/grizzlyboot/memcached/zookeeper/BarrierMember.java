@@ -2,6 +2,7 @@ package dev.grizzlyboot.memcached.zookeeper;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -605,9 +606,9 @@ final class BarrierMember implements AutoCloseable {
     }
 
     /** Runs a create of an ephemeral node, measures the clock offset from its creation time, returns its session. */
-    private long measuringClock(EphemeralCreate create) throws Exception {
+    private long measuringClock(Callable<Stat> create) throws Exception {
         long before = System.currentTimeMillis();
-        Stat stat = create.run();
+        Stat stat = create.call();
         long after = System.currentTimeMillis();
         long offset = stat.getCtime() - (before + after) / 2;
         long error = (after - before + 1) / 2;
@@ -643,12 +644,6 @@ final class BarrierMember implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
         };
-    }
-
-    /** One create of an ephemeral znode, returning its stat. */
-    @FunctionalInterface
-    private interface EphemeralCreate {
-        Stat run() throws Exception;
     }
 
     /** A proposed list this member has built but not switched to. */

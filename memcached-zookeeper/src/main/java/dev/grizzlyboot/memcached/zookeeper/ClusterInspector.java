@@ -3,7 +3,6 @@ package dev.grizzlyboot.memcached.zookeeper;
 import java.util.List;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
 
 /**
@@ -31,27 +30,13 @@ final class ClusterInspector {
         ClusterView.Barrier barrier = null;
         if (latest != null && latest.version() > committedVersion) {
             Decision decision = znodes.decision(latest.version());
-            barrier = new ClusterView.Barrier(latest.version(), latest.servers(), acks(latest.version()),
+            barrier = new ClusterView.Barrier(latest.version(), latest.servers(),
+                    znodes.childrenOrNone(znodes.acksPath(latest.version())),
                     latest.prepareByMillis(), decision == null ? "pending" : decision.commit() ? "commit" : "abort",
                     decision == null ? 0 : decision.commitAtMillis());
         }
-        return new ClusterView(session, member != null && member.getEphemeralOwner() == session, members(),
-                committedVersion, committed == null ? List.of() : committed.servers(), barrier);
-    }
-
-    private List<String> members() throws Exception {
-        try {
-            return znodes.members();
-        } catch (KeeperException.NoNodeException e) {
-            return List.of();
-        }
-    }
-
-    private List<String> acks(long version) throws Exception {
-        try {
-            return znodes.acks(version);
-        } catch (KeeperException.NoNodeException e) {
-            return List.of();
-        }
+        return new ClusterView(session, member != null && member.getEphemeralOwner() == session,
+                znodes.childrenOrNone(znodes.membersPath()), committedVersion,
+                committed == null ? List.of() : committed.servers(), barrier);
     }
 }

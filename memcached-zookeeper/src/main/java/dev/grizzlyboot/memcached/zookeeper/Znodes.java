@@ -325,7 +325,8 @@ final class Znodes {
         }
     }
 
-    private List<String> childrenOrNone(String path) throws Exception {
+    /** A node's children, or none if the node does not exist; never watched. */
+    List<String> childrenOrNone(String path) throws Exception {
         try {
             return curator.getChildren().forPath(path);
         } catch (KeeperException.NoNodeException e) {

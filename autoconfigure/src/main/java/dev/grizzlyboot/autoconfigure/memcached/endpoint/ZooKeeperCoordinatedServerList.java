@@ -26,7 +26,7 @@ final class ZooKeeperCoordinatedServerList implements CoordinatedServerList {
     public OperationResponseBody describe() {
         SyncState state = sync.state();
         ClusterDescriptor cluster = null;
-        String error = null;
+        String error = state.lastError() != null ? state.lastError().toString() : null;
         try {
             cluster = ClusterDescriptor.of(sync.readCluster());
         } catch (RuntimeException e) {
@@ -34,8 +34,7 @@ final class ZooKeeperCoordinatedServerList implements CoordinatedServerList {
         }
         return new ZooKeeperDescriptor(state.memberId(), state.connected(), state.phase().name(), state.version(),
                 state.servers(), instant(state.appliedAtMillis()), instant(state.commitAtMillis()),
-                state.committedVersion(), cluster, error != null ? error
-                        : state.lastError() != null ? state.lastError().toString() : null);
+                state.committedVersion(), cluster, error);
     }
 
     @Override
