@@ -39,16 +39,20 @@ final class RawFrames {
 
     /** Reads one reply frame and returns its length, or -1 if the server closed the connection. */
     static int readReplyLength(Socket socket) throws IOException {
+        byte[] reply = readReply(socket);
+        return reply == null ? -1 : reply.length;
+    }
+
+    /** Reads one reply frame and returns its payload, or null if the server closed the connection. */
+    static byte[] readReply(Socket socket) throws IOException {
         InputStream in = socket.getInputStream();
         byte[] header = in.readNBytes(4);
         if (header.length < 4) {
-            return -1;
+            return null;
         }
         int length = ((header[0] & 0xff) << 24) | ((header[1] & 0xff) << 16) | ((header[2] & 0xff) << 8) | (header[3] & 0xff);
-        if (in.readNBytes(length).length < length) {
-            return -1;
-        }
-        return length;
+        byte[] payload = in.readNBytes(length);
+        return payload.length < length ? null : payload;
     }
 
     /** True once the server has closed the connection (a read sees end of stream or a reset). */

@@ -8,11 +8,17 @@ import org.glassfish.grizzly.strategies.WorkerThreadIOStrategy;
 /**
  * Which thread runs the Thrift handler for a request, mapped onto Grizzly's I/O strategies.
  * Only {@link #SAME_THREAD} runs handlers on selector threads, so only choose it for handlers
- * that never block.
+ * that never block. The default is {@link #CONNECTION_QUEUE}.
  */
 public enum IoStrategy {
     /** The selector thread runs the handler: least overhead, but a slow handler stalls every connection of that selector. */
     SAME_THREAD(SameThreadIOStrategy.getInstance()),
+    /**
+     * The selector thread reads and frames requests and queues them per connection; a worker pool
+     * thread runs each connection's queue in order and writes the replies itself. Safe for blocking
+     * handlers, with one thread hand-off per call and no re-arming of the selector in between.
+     */
+    CONNECTION_QUEUE(SameThreadIOStrategy.getInstance()),
     /** A worker pool thread runs the handler while selectors keep serving I/O: safe for blocking handlers. */
     WORKER_THREAD(WorkerThreadIOStrategy.getInstance()),
     /** The selector thread hands selecting to a pool thread, then runs the handler itself: fewer hand-offs under load. */
@@ -30,5 +36,9 @@ public enum IoStrategy {
 
     boolean needsWorkerPool() {
         return this != SAME_THREAD;
+    }
+
+    boolean queuesCalls() {
+        return this == CONNECTION_QUEUE;
     }
 }

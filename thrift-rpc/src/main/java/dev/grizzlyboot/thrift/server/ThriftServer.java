@@ -56,7 +56,7 @@ public final class ThriftServer implements AutoCloseable {
         TConfiguration configuration = new TConfiguration(
                 settings.maxFrameSize, settings.maxFrameSize, TConfiguration.DEFAULT_RECURSION_DEPTH);
         this.serverFilter = new ThriftServerFilter(settings.processor, settings.protocol.factory(), configuration,
-                settings.callObserver);
+                settings.callObserver, settings.ioStrategy.queuesCalls());
     }
 
     /**
@@ -86,7 +86,7 @@ public final class ThriftServer implements AutoCloseable {
         if (!settings.idleTimeout.isZero()) {
             idleChecks = IdleTimeoutFilter.createDefaultIdleDelayedExecutor(idleCheckInterval(), TimeUnit.MILLISECONDS);
             idleChecks.start();
-            chain.add(new IdleTimeoutFilter(idleChecks, settings.idleTimeout.toMillis(), TimeUnit.MILLISECONDS));
+            chain.add(serverFilter.idleTimeoutFilter(idleChecks, settings.idleTimeout));
         }
         if (settings.sslContext != null) {
             chain.add(new SSLFilter(

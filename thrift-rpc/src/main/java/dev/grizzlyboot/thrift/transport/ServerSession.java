@@ -1,5 +1,8 @@
 package dev.grizzlyboot.thrift.transport;
 
+import java.io.IOException;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.grizzlyboot.thrift.observation.CallObserver;
@@ -7,27 +10,35 @@ import org.apache.thrift.TConfiguration;
 import org.apache.thrift.protocol.TProtocol;
 import org.apache.thrift.protocol.TProtocolFactory;
 import org.apache.thrift.transport.TTransportException;
+import org.glassfish.grizzly.Buffer;
 import org.glassfish.grizzly.Connection;
+import org.glassfish.grizzly.IOEvent;
 
 /**
- * Per-connection server state: the transport and protocols reused for every call, and whether a
- * call is running. The state moves IDLE to BUSY and back for each call; a drain moves an IDLE
- * session to CLOSING so a call can never start on a connection that is being closed.
+ * Per-connection server state: the transport and protocols reused for every call, the request
+ * frames waiting for a worker, and how many calls are pending (queued or running). A drain moves
+ * a session with no pending call to CLOSING, so a call can never start on a connection that is
+ * being closed. The selector thread calls {@link #offer}, one worker at a time runs the queue.
  */
 final class ServerSession {
-    private static final int IDLE = 0;
-    private static final int BUSY = 1;
-    private static final int CLOSING = 2;
+    private static final int CLOSING = -1;
+    /** Pending calls above which reading stops until the worker has caught up to half of it. */
+    static final int MAX_PENDING = 32;
 
+    final Connection<?> connection;
     final ServerFrameTransport transport;
     final TProtocol in;
     final TProtocol out;
     /** Null when no observer is set. */
     final CallRecorder recorder;
-    private final AtomicInteger state = new AtomicInteger(IDLE);
+    /** Pending calls, or CLOSING. */
+    private final AtomicInteger pending = new AtomicInteger();
+    private final Queue<Buffer> frames = new ConcurrentLinkedQueue<>();
+    private volatile boolean readPaused;
 
     ServerSession(Connection<?> connection, TConfiguration configuration, TProtocolFactory protocols,
                   CallObserver observer, String defaultService) throws TTransportException {
+        this.connection = connection;
         transport = new ServerFrameTransport(connection, configuration);
         TProtocol wireIn = protocols.getProtocol(transport);
         TProtocol wireOut = protocols.getProtocol(transport);
@@ -49,17 +60,83 @@ final class ServerSession {
         }
     }
 
-    /** Returns false when the connection is closing and the call must not run. */
+    /** Counts a call that runs right away; returns false when the connection is closing and it must not run. */
     boolean beginCall() {
-        return state.compareAndSet(IDLE, BUSY);
+        return enter() > 0;
     }
 
-    void endCall() {
-        state.compareAndSet(BUSY, IDLE);
+    /**
+     * Queues a request frame for the worker; returns true when no worker is running this queue and
+     * the caller must start one with {@link #nextFrame()} and {@link #endCall()} in a loop. A frame
+     * for a closing connection is dropped. Reading stops while more than {@link #MAX_PENDING} calls
+     * are pending, so a client that does not wait for replies cannot queue without bound.
+     */
+    boolean offer(Buffer frame) {
+        frames.offer(frame);
+        int now = enter();
+        if (now > MAX_PENDING) {
+            synchronized (this) {
+                if (!readPaused && pending.get() > MAX_PENDING) {
+                    readPaused = true;
+                    setReading(false);
+                }
+            }
+        }
+        return now == 1;
     }
 
-    /** Returns true if the session was idle and is now closing; false while a call runs. */
+    /** Returns the oldest queued frame; there is one for every pending call not yet taken. */
+    Buffer nextFrame() {
+        return frames.poll();
+    }
+
+    /** Ends a call and returns how many are still pending. */
+    int endCall() {
+        int left = pending.decrementAndGet();
+        if (readPaused) {
+            synchronized (this) {
+                if (readPaused && pending.get() <= MAX_PENDING / 2) {
+                    readPaused = false;
+                    setReading(true);
+                }
+            }
+        }
+        return left;
+    }
+
+    /** Tells whether a call is queued or running. */
+    boolean hasPendingCalls() {
+        return pending.get() > 0;
+    }
+
+    /** Returns true if no call was pending and the session is now closing; false while calls are pending. */
     boolean closeIfIdle() {
-        return state.compareAndSet(IDLE, CLOSING) || state.get() == CLOSING;
+        return pending.compareAndSet(0, CLOSING) || pending.get() == CLOSING;
+    }
+
+    private void setReading(boolean reading) {
+        try {
+            if (reading) {
+                connection.enableIOEvent(IOEvent.READ);
+            } else {
+                connection.disableIOEvent(IOEvent.READ);
+            }
+        } catch (IOException e) {
+            // Only a closed connection refuses; its pending calls fail on their own.
+            connection.closeSilently();
+        }
+    }
+
+    /** Adds a pending call unless closing; returns the new count, or CLOSING. */
+    private int enter() {
+        while (true) {
+            int now = pending.get();
+            if (now == CLOSING) {
+                return CLOSING;
+            }
+            if (pending.compareAndSet(now, now + 1)) {
+                return now + 1;
+            }
+        }
     }
 }

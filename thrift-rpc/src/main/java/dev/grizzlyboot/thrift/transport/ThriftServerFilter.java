@@ -1,9 +1,11 @@
 package dev.grizzlyboot.thrift.transport;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
 
 import dev.grizzlyboot.thrift.observation.CallObserver;
 import org.apache.thrift.TAsyncProcessor;
@@ -18,6 +20,9 @@ import org.glassfish.grizzly.attributes.AttributeBuilder;
 import org.glassfish.grizzly.filterchain.BaseFilter;
 import org.glassfish.grizzly.filterchain.FilterChainContext;
 import org.glassfish.grizzly.filterchain.NextAction;
+import org.glassfish.grizzly.memory.Buffers;
+import org.glassfish.grizzly.utils.DelayedExecutor;
+import org.glassfish.grizzly.utils.IdleTimeoutFilter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,12 +30,15 @@ import org.slf4j.LoggerFactory;
  * Grizzly filter that runs a blocking {@link TProcessor} (including {@code TMultiplexedProcessor})
  * on each request frame that {@link ThriftFrameFilter} passes up, and writes the reply frame.
  *
- * <p>The processor runs on whichever thread Grizzly's I/O strategy delivers the read event to: a
- * worker thread for the worker-thread strategy, the former leader for leader-follower (which has
- * already handed the selector on), and the selector thread itself only for the same-thread
- * strategy. Calls on one connection run one after another; calls on different connections run
- * concurrently, so the processor must be thread-safe. A processor or protocol failure closes that
- * connection only.
+ * <p>Without call queueing the processor runs on whichever thread Grizzly's I/O strategy delivers
+ * the read event to: a worker thread for the worker-thread strategy, the former leader for
+ * leader-follower (which has already handed the selector on), and the selector thread itself for
+ * the same-thread strategy. With call queueing (meant for the same-thread strategy) the selector
+ * thread only queues each frame on its connection, and a thread of the transport's worker pool
+ * runs that connection's queue and writes the replies, so reading never waits for a handler.
+ * Either way calls on one connection run one after another, in order; calls on different
+ * connections run concurrently, so the processor must be thread-safe. A processor or protocol
+ * failure closes that connection only.
  */
 public final class ThriftServerFilter extends BaseFilter {
     private static final Logger log = LoggerFactory.getLogger(ThriftServerFilter.class);
@@ -40,6 +48,9 @@ public final class ThriftServerFilter extends BaseFilter {
     private final TConfiguration configuration;
     private final CallObserver observer;
     private final String defaultService;
+    private final boolean queueCalls;
+    private volatile IdleTimeoutFilter idleTimeout;
+    private volatile long idleTimeoutMillis;
     private final Attribute<ServerSession> session =
             AttributeBuilder.DEFAULT_ATTRIBUTE_BUILDER.createAttribute(ThriftServerFilter.class.getName() + ".session");
     private final Set<Connection<?>> connections = ConcurrentHashMap.newKeySet();
@@ -71,6 +82,24 @@ public final class ThriftServerFilter extends BaseFilter {
      */
     public ThriftServerFilter(TProcessor processor, TProtocolFactory protocols, TConfiguration configuration,
                               CallObserver observer) {
+        this(processor, protocols, configuration, observer, false);
+    }
+
+    /**
+     * Creates a filter serving {@code processor} that tells {@code observer} about every call and,
+     * if {@code queueCalls}, hands each call to the transport's worker pool through a queue per
+     * connection.
+     *
+     * @param processor     a blocking processor, for example {@code new Calculator.Processor<>(handler)}
+     * @param protocols     the wire protocol inside each frame
+     * @param configuration message-size and recursion limits for every request
+     * @param observer      told about each call with its service and method; null for none
+     * @param queueCalls    whether calls run on the worker pool in per-connection order instead of
+     *                      on the thread that read them
+     * @throws IllegalArgumentException if {@code processor} is an asynchronous processor
+     */
+    public ThriftServerFilter(TProcessor processor, TProtocolFactory protocols, TConfiguration configuration,
+                              CallObserver observer, boolean queueCalls) {
         if (processor instanceof TAsyncProcessor) {
             throw new IllegalArgumentException(processor.getClass().getName()
                     + " is an asynchronous processor (TAsyncProcessor) and would never reply here; "
@@ -80,6 +109,7 @@ public final class ThriftServerFilter extends BaseFilter {
         this.protocols = protocols;
         this.configuration = configuration;
         this.observer = observer;
+        this.queueCalls = queueCalls;
         Class<?> service = processor.getClass().getEnclosingClass();
         this.defaultService = service != null ? service.getSimpleName() : processor.getClass().getSimpleName();
     }
@@ -104,25 +134,70 @@ public final class ThriftServerFilter extends BaseFilter {
             connection.closeSilently();
             return ctx.getStopAction();
         }
-        if (!current.beginCall()) {
+        Buffer frame = ctx.getMessage();
+        if (queueCalls) {
+            // The read buffer may be reused once this returns, so the queued frame is a copy.
+            if (current.offer(Buffers.wrap(connection.getMemoryManager(), copyOf(frame)))) {
+                startWorker(current);
+            }
             return ctx.getStopAction();
         }
+        if (current.beginCall()) {
+            run(current, frame);
+            endCall(current);
+        }
+        return ctx.getStopAction();
+    }
+
+    private void startWorker(ServerSession current) {
         try {
-            current.transport.receive(ctx.<Buffer>getMessage());
+            current.connection.getTransport().getWorkerThreadPool().execute(() -> runQueue(current));
+        } catch (RejectedExecutionException e) {
+            log.debug("closing {}: the worker pool takes no more calls", current.connection.getPeerAddress(), e);
+            current.connection.closeSilently();
+        }
+    }
+
+    /** Runs the connection's queued calls in order; keeps going while the selector queues more. */
+    private void runQueue(ServerSession current) {
+        do {
+            Buffer frame = current.nextFrame();
+            if (current.connection.isOpen()) {
+                run(current, frame);
+            }
+        } while (endCall(current) > 0);
+        IdleTimeoutFilter idle = idleTimeout;
+        if (idle != null && !current.hasPendingCalls()) {
+            // Replies were written while calls were pending, which left the idle clock stopped.
+            idle.getResolver().setTimeoutMillis(current.connection, System.currentTimeMillis() + idleTimeoutMillis);
+        }
+    }
+
+    private void run(ServerSession current, Buffer frame) {
+        try {
+            current.transport.receive(frame);
             processor.process(current.in, current.out);
             current.recordEnd(null);
         } catch (TException | RuntimeException e) {
             current.recordEnd(e);
             // The stream position is unknown after a failed call, so the connection cannot go on.
-            log.debug("closing {} after a failed call", connection.getPeerAddress(), e);
-            connection.closeSilently();
-        } finally {
-            current.endCall();
+            log.debug("closing {} after a failed call", current.connection.getPeerAddress(), e);
+            current.connection.closeSilently();
         }
+    }
+
+    private int endCall(ServerSession current) {
+        int left = current.endCall();
         if (draining && current.closeIfIdle()) {
-            connection.close();
+            current.connection.close();
         }
-        return ctx.getStopAction();
+        return left;
+    }
+
+    private static byte[] copyOf(Buffer frame) {
+        byte[] bytes = new byte[frame.remaining()];
+        frame.get(bytes);
+        return bytes;
     }
 
     @Override
@@ -149,6 +224,26 @@ public final class ThriftServerFilter extends BaseFilter {
         }
         completeDrainIfEmpty();
         return drained;
+    }
+
+    /**
+     * Creates the idle-timeout filter for this filter's chain: it closes a connection that has
+     * neither read nor written for {@code timeout}, but never while one of its calls is queued or
+     * running, however long the handler takes. Put it in front of the framing filter.
+     *
+     * @param checks  the executor that checks for idle connections
+     * @param timeout how long a connection without calls may stay silent
+     * @return the filter to add to the chain
+     */
+    public IdleTimeoutFilter idleTimeoutFilter(DelayedExecutor checks, Duration timeout) {
+        long millis = timeout.toMillis();
+        IdleTimeoutFilter filter = new IdleTimeoutFilter(checks, ctx -> {
+            ServerSession current = session.get(ctx.getConnection());
+            return current != null && current.hasPendingCalls() ? IdleTimeoutFilter.FOREVER : millis;
+        });
+        idleTimeoutMillis = millis;
+        idleTimeout = filter;
+        return filter;
     }
 
     /**
