@@ -22,23 +22,23 @@ import org.apache.thrift.transport.layered.TFramedTransport;
 enum BenchClient {
     TSOCKET("libthrift TSocket") {
         @Override
-        Session open(int port, int connections, ObservationRegistry observations) throws Exception {
+        Session open(int port, int connections, ThriftProtocol protocol, ObservationRegistry observations) throws Exception {
             List<TTransport> transports = new ArrayList<>();
             List<Calculator.Iface> callers = new ArrayList<>();
             for (int i = 0; i < connections; i++) {
                 TTransport transport = new TFramedTransport(new TSocket("127.0.0.1", port, 10_000));
                 transport.open();
                 transports.add(transport);
-                callers.add(new Calculator.Client(ThriftProtocol.COMPACT.factory().getProtocol(transport)));
+                callers.add(new Calculator.Client(protocol.factory().getProtocol(transport)));
             }
             return new Session(callers, () -> transports.forEach(TTransport::close));
         }
     },
     GRIZZLY("grizzly-boot ThriftClient") {
         @Override
-        Session open(int port, int connections, ObservationRegistry observations) {
+        Session open(int port, int connections, ThriftProtocol protocol, ObservationRegistry observations) {
             ThriftClientBuilder builder = ThriftClient.builder().server("127.0.0.1", port)
-                    .protocol(ThriftProtocol.COMPACT).minConnections(connections).maxConnections(connections)
+                    .protocol(protocol).minConnections(connections).maxConnections(connections)
                     .readTimeout(Duration.ofSeconds(10));
             if (observations != null) {
                 builder.callObserver(MicrometerCallObserver.client(observations));
@@ -68,5 +68,5 @@ enum BenchClient {
     }
 
     /** Opens the callers; ours reports every call to {@code observations} when it is not null. */
-    abstract Session open(int port, int connections, ObservationRegistry observations) throws Exception;
+    abstract Session open(int port, int connections, ThriftProtocol protocol, ObservationRegistry observations) throws Exception;
 }

@@ -22,48 +22,60 @@ import org.apache.thrift.transport.TTransportException;
 import org.apache.thrift.transport.layered.TFramedTransport;
 
 /**
- * The servers under test, each serving {@link EchoService} with the compact protocol over framed
+ * The servers under test, each serving {@link EchoService} with the given protocol over framed
  * transport on a free loopback port. Thread pools are sized alike (worker pools of 8 where the
  * server has one; TThreadPoolServer needs a thread per connection).
  */
 enum BenchServer {
     GRIZZLY_WORKER("grizzly-boot (worker-thread)") {
         @Override
-        Running start(ObservationRegistry observations) {
-            return grizzly(IoStrategy.WORKER_THREAD, observations);
+        Running start(ThriftProtocol protocol, ObservationRegistry observations) {
+            return grizzly(IoStrategy.WORKER_THREAD, protocol, observations);
+        }
+    },
+    GRIZZLY_CONNECTION_QUEUE("grizzly-boot (connection-queue)") {
+        @Override
+        Running start(ThriftProtocol protocol, ObservationRegistry observations) {
+            return grizzly(IoStrategy.CONNECTION_QUEUE, protocol, observations);
         }
     },
     GRIZZLY_SAME_THREAD("grizzly-boot (same-thread)") {
         @Override
-        Running start(ObservationRegistry observations) {
-            return grizzly(IoStrategy.SAME_THREAD, observations);
+        Running start(ThriftProtocol protocol, ObservationRegistry observations) {
+            return grizzly(IoStrategy.SAME_THREAD, protocol, observations);
+        }
+    },
+    GRIZZLY_LEADER_FOLLOWER("grizzly-boot (leader-follower)") {
+        @Override
+        Running start(ThriftProtocol protocol, ObservationRegistry observations) {
+            return grizzly(IoStrategy.LEADER_FOLLOWER, protocol, observations);
         }
     },
     THREAD_POOL("libthrift TThreadPoolServer") {
         @Override
-        Running start(ObservationRegistry observations) throws TTransportException {
+        Running start(ThriftProtocol protocol, ObservationRegistry observations) throws TTransportException {
             TServerSocket socket = new TServerSocket(new InetSocketAddress("127.0.0.1", 0));
             return libthrift(new TThreadPoolServer(new TThreadPoolServer.Args(socket)
-                    .processor(processor()).protocolFactory(ThriftProtocol.COMPACT.factory())
+                    .processor(processor()).protocolFactory(protocol.factory())
                     .transportFactory(new TFramedTransport.Factory())
                     .minWorkerThreads(8).maxWorkerThreads(256)), socket.getServerSocket().getLocalPort());
         }
     },
     THREADED_SELECTOR("libthrift TThreadedSelectorServer") {
         @Override
-        Running start(ObservationRegistry observations) throws TTransportException {
+        Running start(ThriftProtocol protocol, ObservationRegistry observations) throws TTransportException {
             TNonblockingServerSocket socket = new TNonblockingServerSocket(new InetSocketAddress("127.0.0.1", 0));
             return libthrift(new TThreadedSelectorServer(new TThreadedSelectorServer.Args(socket)
-                    .processor(processor()).protocolFactory(ThriftProtocol.COMPACT.factory())
+                    .processor(processor()).protocolFactory(protocol.factory())
                     .selectorThreads(Runtime.getRuntime().availableProcessors()).workerThreads(8)), socket.getPort());
         }
     },
     NONBLOCKING("libthrift TNonblockingServer") {
         @Override
-        Running start(ObservationRegistry observations) throws TTransportException {
+        Running start(ThriftProtocol protocol, ObservationRegistry observations) throws TTransportException {
             TNonblockingServerSocket socket = new TNonblockingServerSocket(new InetSocketAddress("127.0.0.1", 0));
             return libthrift(new TNonblockingServer(new TNonblockingServer.Args(socket)
-                    .processor(processor()).protocolFactory(ThriftProtocol.COMPACT.factory())), socket.getPort());
+                    .processor(processor()).protocolFactory(protocol.factory())), socket.getPort());
         }
     };
 
@@ -85,15 +97,15 @@ enum BenchServer {
      * Starts the server; ours reports every call to {@code observations} when it is not null
      * (libthrift's servers have no such hook and ignore it).
      */
-    abstract Running start(ObservationRegistry observations) throws Exception;
+    abstract Running start(ThriftProtocol protocol, ObservationRegistry observations) throws Exception;
 
     private static Calculator.Processor<EchoService> processor() {
         return new Calculator.Processor<>(new EchoService());
     }
 
-    private static Running grizzly(IoStrategy strategy, ObservationRegistry observations) {
+    private static Running grizzly(IoStrategy strategy, ThriftProtocol protocol, ObservationRegistry observations) {
         ThriftServerBuilder builder = ThriftServer.builder(processor()).host("127.0.0.1").port(0)
-                .ioStrategy(strategy).protocol(ThriftProtocol.COMPACT).workerThreads(8)
+                .ioStrategy(strategy).protocol(protocol).workerThreads(8)
                 .stopDeadline(Duration.ofSeconds(1));
         if (observations != null) {
             builder.callObserver(MicrometerCallObserver.server(observations));

@@ -1,5 +1,6 @@
 package dev.grizzlyboot.benchmarks.thrift;
 
+import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,13 +14,17 @@ import dev.grizzlyboot.thrift.tutorial.Calculator;
 /**
  * One closed-loop round: every caller runs on its own thread and sends the next {@code echo} as
  * soon as the previous reply arrives, for a fixed time. Latencies of every call are kept, so
- * percentiles are exact for the round.
+ * percentiles are exact for the round. CPU time is the whole process's (callers, client and
+ * server threads, JIT, GC) over the round, divided by the calls made.
  */
 final class LoadRound {
 
     /** What one round measured. */
-    record Result(double requestsPerSecond, double p50Micros, double p99Micros, long errors) {
+    record Result(double requestsPerSecond, double p50Micros, double p99Micros, double cpuMicrosPerCall, long errors) {
     }
+
+    private static final com.sun.management.OperatingSystemMXBean OS =
+            (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
     private LoadRound() {
     }
@@ -64,15 +69,18 @@ final class LoadRound {
             threads.add(thread);
             thread.start();
         }
+        long cpuBefore = OS.getProcessCpuTime();
         window[0] = System.nanoTime();
         window[1] = window[0] + length.toNanos();
         start.countDown();
         for (Thread thread : threads) {
             thread.join();
         }
+        long cpu = OS.getProcessCpuTime() - cpuBefore;
         long[] all = latencies.stream().flatMapToLong(Arrays::stream).sorted().toArray();
         double seconds = length.toNanos() / 1e9;
-        return new Result(all.length / seconds, percentile(all, 0.50), percentile(all, 0.99), errors.get());
+        return new Result(all.length / seconds, percentile(all, 0.50), percentile(all, 0.99),
+                all.length == 0 ? Double.NaN : cpu / 1000.0 / all.length, errors.get());
     }
 
     private static double percentile(long[] sorted, double fraction) {

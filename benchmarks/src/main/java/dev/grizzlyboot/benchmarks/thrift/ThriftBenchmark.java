@@ -8,6 +8,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Collectors;
+
+import dev.grizzlyboot.thrift.ThriftProtocol;
 
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -16,12 +19,15 @@ import io.micrometer.observation.ObservationRegistry;
 /**
  * Thrift benchmark: our server and libthrift's TThreadPoolServer, TThreadedSelectorServer and
  * TNonblockingServer, each called by libthrift's TSocket client and by our pooled client, with
- * the compact protocol, {@code echo} payloads of about 300 B and 3 KB, and 4, 16 and 40
- * connections. Each cell runs a warm-up and several short rounds; the table reports the median
- * round (by requests/s) and, per row, the ratio to the best libthrift server.
+ * the binary and compact protocols, {@code echo} payloads of about 300 B and 3 KB, and 4, 16 and
+ * 40 connections. Each cell runs a warm-up and several short rounds; the table reports the median
+ * round (by requests/s), its process CPU time per call and, per row, the ratio to the best
+ * libthrift server.
  *
  * <p>Options (all optional): {@code --rounds=3 --seconds=0.8 --warmup=0.5 --connections=4,16,40
- * --payloads=300,3000 --observed=false}. With {@code --observed=true} our server and client report
+ * --payloads=300,3000 --protocols=binary,compact --observed=false}; {@code --servers=} and
+ * {@code --clients=} take a comma-separated subset of {@link BenchServer} and {@link BenchClient}
+ * names (all by default), for A/B runs of a few cells. With {@code --observed=true} our server and client report
  * every call to a Micrometer {@code ObservationRegistry} whose meter handler records timers, as
  * Spring Boot sets it up ({@code thrift.server.requests}, {@code thrift.client.requests}): run it
  * with and without to see what observation costs. Prints Markdown to standard output.
@@ -38,41 +44,49 @@ public final class ThriftBenchmark {
         Duration warmup = seconds(options.getOrDefault("warmup", "0.5"));
         int[] connections = ints(options.getOrDefault("connections", "4,16,40"));
         int[] payloads = ints(options.getOrDefault("payloads", "300,3000"));
+        List<ThriftProtocol> protocols = named(ThriftProtocol.class, options.getOrDefault("protocols", "binary,compact"));
+        List<BenchServer> servers = named(BenchServer.class, options.getOrDefault("servers", all(BenchServer.class)));
+        List<BenchClient> clients = named(BenchClient.class, options.getOrDefault("clients", all(BenchClient.class)));
         ObservationRegistry observations = Boolean.parseBoolean(options.getOrDefault("observed", "false"))
                 ? meteredObservations() : null;
 
         System.out.printf(Locale.ROOT, "Java %s on %d cores; %d rounds of %s after a %s warm-up; median round shown%s%n%n",
                 System.getProperty("java.version"), Runtime.getRuntime().availableProcessors(), rounds, round, warmup,
                 observations == null ? "" : "; our server and client observed (Micrometer timers)");
-        System.out.println("| payload | conns | client | server | req/s | p50 µs | p99 µs | vs best libthrift server |");
-        System.out.println("|---:|---:|---|---|---:|---:|---:|---:|");
-        for (int payloadSize : payloads) {
-            byte[] payload = new byte[payloadSize];
-            Arrays.fill(payload, (byte) 'x');
-            for (int conns : connections) {
-                for (BenchClient client : BenchClient.values()) {
-                    Map<BenchServer, LoadRound.Result> row = new LinkedHashMap<>();
-                    for (BenchServer server : BenchServer.values()) {
-                        row.put(server, measure(server, client, conns, payload, rounds, round, warmup, observations));
+        System.out.println("| protocol | payload | conns | client | server | req/s | p50 µs | p99 µs | CPU µs/call "
+                + "| vs best libthrift server |");
+        System.out.println("|---|---:|---:|---|---|---:|---:|---:|---:|---:|");
+        for (ThriftProtocol protocol : protocols) {
+            for (int payloadSize : payloads) {
+                byte[] payload = new byte[payloadSize];
+                Arrays.fill(payload, (byte) 'x');
+                for (int conns : connections) {
+                    for (BenchClient client : clients) {
+                        Map<BenchServer, LoadRound.Result> row = new LinkedHashMap<>();
+                        for (BenchServer server : servers) {
+                            row.put(server, measure(server, client, conns, protocol, payload, rounds, round, warmup,
+                                    observations));
+                        }
+                        double bestPeer = row.entrySet().stream()
+                                .filter(e -> e.getKey().label.startsWith("libthrift"))
+                                .mapToDouble(e -> e.getValue().requestsPerSecond()).max().orElse(Double.NaN);
+                        row.forEach((server, result) -> System.out.printf(Locale.ROOT,
+                                "| %s | %d B | %d | %s | %s | %,.0f | %.0f | %.0f | %.1f | %.2f |%s%n",
+                                protocol.name().toLowerCase(Locale.ROOT), payloadSize, conns, client.label,
+                                server.label, result.requestsPerSecond(), result.p50Micros(), result.p99Micros(),
+                                result.cpuMicrosPerCall(), result.requestsPerSecond() / bestPeer,
+                                result.errors() > 0 ? " errors: " + result.errors() : ""));
                     }
-                    double bestPeer = row.entrySet().stream()
-                            .filter(e -> e.getKey().label.startsWith("libthrift"))
-                            .mapToDouble(e -> e.getValue().requestsPerSecond()).max().orElse(Double.NaN);
-                    row.forEach((server, result) -> System.out.printf(Locale.ROOT,
-                            "| %d B | %d | %s | %s | %,.0f | %.0f | %.0f | %.2f |%s%n",
-                            payloadSize, conns, client.label, server.label, result.requestsPerSecond(),
-                            result.p50Micros(), result.p99Micros(), result.requestsPerSecond() / bestPeer,
-                            result.errors() > 0 ? " errors: " + result.errors() : ""));
                 }
             }
         }
     }
 
-    private static LoadRound.Result measure(BenchServer server, BenchClient client, int connections, byte[] payload,
-                                            int rounds, Duration round, Duration warmup, ObservationRegistry observations)
-            throws Exception {
-        try (BenchServer.Running running = server.start(observations);
-             BenchClient.Session session = client.open(running.port(), connections, observations)) {
+    private static LoadRound.Result measure(BenchServer server, BenchClient client, int connections,
+                                            ThriftProtocol protocol, byte[] payload, int rounds, Duration round,
+                                            Duration warmup, ObservationRegistry observations) throws Exception {
+        try (BenchServer.Running running = server.start(protocol, observations);
+             BenchClient.Session session = client.open(running.port(), connections, protocol, observations)) {
             LoadRound.run(session.callers(), payload, warmup);
             List<LoadRound.Result> results = new ArrayList<>();
             for (int i = 0; i < rounds; i++) {
@@ -103,6 +117,14 @@ public final class ThriftBenchmark {
 
     private static Duration seconds(String value) {
         return Duration.ofMillis(Math.round(Double.parseDouble(value) * 1000));
+    }
+
+    private static <E extends Enum<E>> List<E> named(Class<E> type, String csv) {
+        return Arrays.stream(csv.split(",")).map(s -> Enum.valueOf(type, s.trim().toUpperCase(Locale.ROOT))).toList();
+    }
+
+    private static <E extends Enum<E>> String all(Class<E> type) {
+        return Arrays.stream(type.getEnumConstants()).map(Enum::name).collect(Collectors.joining(","));
     }
 
     private static int[] ints(String csv) {
