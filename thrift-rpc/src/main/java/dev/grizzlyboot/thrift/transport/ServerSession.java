@@ -22,8 +22,12 @@ import org.glassfish.grizzly.IOEvent;
  */
 final class ServerSession {
     private static final int CLOSING = -1;
-    /** Pending calls above which reading stops until the worker has caught up to half of it. */
-    static final int MAX_PENDING = 32;
+    /**
+     * Pending calls above which reading stops until the worker has caught up to half of it. Small,
+     * because each may hold a frame of up to the maximum frame size; clients that wait for each
+     * reply never have more than one pending.
+     */
+    static final int MAX_PENDING = 4;
 
     final Connection<?> connection;
     final ServerFrameTransport transport;

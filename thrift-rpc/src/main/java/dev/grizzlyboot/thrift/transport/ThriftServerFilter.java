@@ -158,13 +158,15 @@ public final class ThriftServerFilter extends BaseFilter {
         }
     }
 
-    /** Runs the connection's queued calls in order; keeps going while the selector queues more. */
+    /**
+     * Runs the connection's queued calls in order and keeps going while the selector queues more.
+     * After a failed call the rest are dropped, as the connection is closing.
+     */
     private void runQueue(ServerSession current) {
+        boolean failed = false;
         do {
             Buffer frame = current.nextFrame();
-            if (current.connection.isOpen()) {
-                run(current, frame);
-            }
+            failed = failed || !run(current, frame);
         } while (endCall(current) > 0);
         IdleTimeoutFilter idle = idleTimeout;
         if (idle != null && !current.hasPendingCalls()) {
@@ -173,16 +175,19 @@ public final class ThriftServerFilter extends BaseFilter {
         }
     }
 
-    private void run(ServerSession current, Buffer frame) {
+    /** Runs one call; returns false if it failed and the connection was closed. */
+    private boolean run(ServerSession current, Buffer frame) {
         try {
             current.transport.receive(frame);
             processor.process(current.in, current.out);
             current.recordEnd(null);
+            return true;
         } catch (TException | RuntimeException e) {
             current.recordEnd(e);
             // The stream position is unknown after a failed call, so the connection cannot go on.
             log.debug("closing {} after a failed call", current.connection.getPeerAddress(), e);
             current.connection.closeSilently();
+            return false;
         }
     }
 

@@ -27,8 +27,11 @@ public class ThriftServerProperties {
      */
     private int port = 9090;
 
-    /** Which thread runs handlers: same-thread (the selector; never for blocking handlers), worker-thread or leader-follower. */
-    private IoStrategy ioStrategy = IoStrategy.WORKER_THREAD;
+    /**
+     * Which thread runs handlers: connection-queue (a worker runs each connection's queued calls in
+     * order), worker-thread, leader-follower, or same-thread (the selector; never for blocking handlers).
+     */
+    private IoStrategy ioStrategy = IoStrategy.CONNECTION_QUEUE;
 
     /** Wire protocol inside each frame; clients must use the same. */
     private ThriftProtocol protocol = ThriftProtocol.BINARY;
