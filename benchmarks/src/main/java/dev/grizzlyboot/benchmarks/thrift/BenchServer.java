@@ -27,30 +27,10 @@ import org.apache.thrift.transport.layered.TFramedTransport;
  * server has one; TThreadPoolServer needs a thread per connection).
  */
 enum BenchServer {
-    GRIZZLY_WORKER("grizzly-boot (worker-thread)") {
-        @Override
-        Running start(ThriftProtocol protocol, ObservationRegistry observations) {
-            return grizzly(IoStrategy.WORKER_THREAD, protocol, observations);
-        }
-    },
-    GRIZZLY_CONNECTION_QUEUE("grizzly-boot (connection-queue)") {
-        @Override
-        Running start(ThriftProtocol protocol, ObservationRegistry observations) {
-            return grizzly(IoStrategy.CONNECTION_QUEUE, protocol, observations);
-        }
-    },
-    GRIZZLY_SAME_THREAD("grizzly-boot (same-thread)") {
-        @Override
-        Running start(ThriftProtocol protocol, ObservationRegistry observations) {
-            return grizzly(IoStrategy.SAME_THREAD, protocol, observations);
-        }
-    },
-    GRIZZLY_LEADER_FOLLOWER("grizzly-boot (leader-follower)") {
-        @Override
-        Running start(ThriftProtocol protocol, ObservationRegistry observations) {
-            return grizzly(IoStrategy.LEADER_FOLLOWER, protocol, observations);
-        }
-    },
+    GRIZZLY_WORKER("grizzly-boot (worker-thread)", IoStrategy.WORKER_THREAD),
+    GRIZZLY_CONNECTION_QUEUE("grizzly-boot (connection-queue)", IoStrategy.CONNECTION_QUEUE),
+    GRIZZLY_SAME_THREAD("grizzly-boot (same-thread)", IoStrategy.SAME_THREAD),
+    GRIZZLY_LEADER_FOLLOWER("grizzly-boot (leader-follower)", IoStrategy.LEADER_FOLLOWER),
     THREAD_POOL("libthrift TThreadPoolServer") {
         @Override
         Running start(ThriftProtocol protocol, ObservationRegistry observations) throws TTransportException {
@@ -88,16 +68,25 @@ enum BenchServer {
     }
 
     final String label;
+    /** Our server's strategy; null for libthrift's servers, which override {@link #start}. */
+    private final IoStrategy strategy;
 
     BenchServer(String label) {
+        this(label, null);
+    }
+
+    BenchServer(String label, IoStrategy strategy) {
         this.label = label;
+        this.strategy = strategy;
     }
 
     /**
      * Starts the server; ours reports every call to {@code observations} when it is not null
      * (libthrift's servers have no such hook and ignore it).
      */
-    abstract Running start(ThriftProtocol protocol, ObservationRegistry observations) throws Exception;
+    Running start(ThriftProtocol protocol, ObservationRegistry observations) throws Exception {
+        return grizzly(strategy, protocol, observations);
+    }
 
     private static Calculator.Processor<EchoService> processor() {
         return new Calculator.Processor<>(new EchoService());
