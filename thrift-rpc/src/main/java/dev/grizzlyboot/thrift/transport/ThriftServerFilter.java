@@ -143,8 +143,11 @@ public final class ThriftServerFilter extends BaseFilter {
             return ctx.getStopAction();
         }
         if (current.beginCall()) {
-            run(current, frame);
-            endCall(current);
+            try {
+                run(current, frame);
+            } finally {
+                endCall(current);
+            }
         }
         return ctx.getStopAction();
     }
@@ -164,10 +167,16 @@ public final class ThriftServerFilter extends BaseFilter {
      */
     private void runQueue(ServerSession current) {
         boolean failed = false;
-        do {
-            Buffer frame = current.nextFrame();
-            failed = failed || !run(current, frame);
-        } while (endCall(current) > 0);
+        try {
+            do {
+                Buffer frame = current.nextFrame();
+                failed = failed || !run(current, frame);
+            } while (endCall(current) > 0);
+        } catch (Error e) {
+            // The queue's count is now wrong, so nothing more may be read from this connection.
+            current.connection.closeSilently();
+            throw e;
+        }
         IdleTimeoutFilter idle = idleTimeout;
         if (idle != null && !current.hasPendingCalls()) {
             // Replies were written while calls were pending, which left the idle clock stopped.
