@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import java.io.ByteArrayOutputStream;
 import java.net.ConnectException;
 import java.net.Socket;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
 import dev.grizzlyboot.thrift.client.ThriftClient;
+import dev.grizzlyboot.thrift.server.IoStrategy;
 import dev.grizzlyboot.thrift.server.ThriftServer;
 import dev.grizzlyboot.thrift.tutorial.Calculator;
 import org.junit.jupiter.api.Test;
@@ -40,6 +42,27 @@ class GracefulStopTest {
             assertThat(slow.join()).isZero();
             assertThat(handler.slowCallsFinished.get()).isEqualTo(1);
             assertThatThrownBy(() -> new Socket("127.0.0.1", port).close()).isInstanceOf(ConnectException.class);
+        }
+    }
+
+    @Test
+    void callsQueuedBehindARunningCallAlsoReplyBeforeTheConnectionCloses() throws Exception {
+        CalculatorHandler handler = new CalculatorHandler();
+        ThriftServer server = ThriftServer.builder(new Calculator.Processor<>(handler))
+                .host("127.0.0.1").port(0).ioStrategy(IoStrategy.CONNECTION_QUEUE).build().start();
+        try (Socket socket = new Socket("127.0.0.1", server.port())) {
+            ByteArrayOutputStream requests = new ByteArrayOutputStream();
+            requests.write(RawFrames.addRequest(1, CalculatorHandler.SLEEP, 500));
+            requests.write(RawFrames.addRequest(2, 20, 22));
+            socket.getOutputStream().write(requests.toByteArray());
+            await().atMost(Duration.ofSeconds(5)).until(() -> handler.calls.get() == 1);
+
+            assertThat(server.stop(Duration.ofSeconds(10))).isTrue();
+
+            assertThat(RawFrames.readReplyLength(socket)).isPositive();
+            assertThat(RawFrames.readReplyLength(socket)).isPositive();
+            assertThat(handler.calls.get()).isEqualTo(2);
+            assertThat(RawFrames.readReplyLength(socket)).isEqualTo(-1);
         }
     }
 
