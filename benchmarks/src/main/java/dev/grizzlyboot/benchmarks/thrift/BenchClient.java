@@ -22,7 +22,8 @@ import org.apache.thrift.transport.layered.TFramedTransport;
 enum BenchClient {
     TSOCKET("libthrift TSocket") {
         @Override
-        Session open(int port, int connections, ThriftProtocol protocol, ObservationRegistry observations) throws Exception {
+        Session open(int port, int connections, ThriftProtocol protocol, ObservationRegistry observations)
+                throws Exception {
             List<TTransport> transports = new ArrayList<>();
             List<Calculator.Iface> callers = new ArrayList<>();
             for (int i = 0; i < connections; i++) {
@@ -68,5 +69,6 @@ enum BenchClient {
     }
 
     /** Opens the callers; ours reports every call to {@code observations} when it is not null. */
-    abstract Session open(int port, int connections, ThriftProtocol protocol, ObservationRegistry observations) throws Exception;
+    abstract Session open(int port, int connections, ThriftProtocol protocol, ObservationRegistry observations)
+            throws Exception;
 }

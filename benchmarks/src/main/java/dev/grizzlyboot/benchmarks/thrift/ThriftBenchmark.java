@@ -27,10 +27,10 @@ import io.micrometer.observation.ObservationRegistry;
  * <p>Options (all optional): {@code --rounds=3 --seconds=0.8 --warmup=0.5 --connections=4,16,40
  * --payloads=300,3000 --protocols=binary,compact --observed=false}; {@code --servers=} and
  * {@code --clients=} take a comma-separated subset of {@link BenchServer} and {@link BenchClient}
- * names (all by default), for A/B runs of a few cells. With {@code --observed=true} our server and client report
- * every call to a Micrometer {@code ObservationRegistry} whose meter handler records timers, as
- * Spring Boot sets it up ({@code thrift.server.requests}, {@code thrift.client.requests}): run it
- * with and without to see what observation costs. Prints Markdown to standard output.
+ * names (all by default), for A/B runs of a few cells. With {@code --observed=true} our server and
+ * client report every call to a Micrometer {@code ObservationRegistry} whose meter handler records
+ * timers, as Spring Boot sets it up ({@code thrift.server.requests}, {@code thrift.client.requests}):
+ * run it with and without to see what observation costs. Prints Markdown to standard output.
  */
 public final class ThriftBenchmark {
 
@@ -44,7 +44,8 @@ public final class ThriftBenchmark {
         Duration warmup = seconds(options.getOrDefault("warmup", "0.5"));
         int[] connections = ints(options.getOrDefault("connections", "4,16,40"));
         int[] payloads = ints(options.getOrDefault("payloads", "300,3000"));
-        List<ThriftProtocol> protocols = named(ThriftProtocol.class, options.getOrDefault("protocols", "binary,compact"));
+        List<ThriftProtocol> protocols =
+                named(ThriftProtocol.class, options.getOrDefault("protocols", "binary,compact"));
         List<BenchServer> servers = named(BenchServer.class, options.getOrDefault("servers", all(BenchServer.class)));
         List<BenchClient> clients = named(BenchClient.class, options.getOrDefault("clients", all(BenchClient.class)));
         ObservationRegistry observations = Boolean.parseBoolean(options.getOrDefault("observed", "false"))
