@@ -205,7 +205,8 @@ public final class ThriftClientBuilder {
     }
 
     /**
-     * Sets the number of selector threads reading replies.
+     * Sets the number of selector threads, which connect, run TLS handshakes and finish writes a
+     * full socket could not take at once. Replies are read by the calling threads themselves.
      *
      * @param selectorThreads at least 1
      * @return this builder
