@@ -5,6 +5,7 @@ import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.time.Duration;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -55,7 +56,8 @@ final class CallerThreadReader implements AutoCloseable {
         }, Futures.toCompletionHandler(released));
         try {
             released.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
-        } catch (TimeoutException | ExecutionException e) {
+        } catch (TimeoutException | ExecutionException | CancellationException e) {
+            // Cancelled: the transport is shutting down and its selector thread has stopped.
             throw new IOException("the selector thread did not release " + connection.getPeerAddress(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -72,8 +74,8 @@ final class CallerThreadReader implements AutoCloseable {
     }
 
     /**
-     * Sleeps until input (or the end of the stream) is there, at most {@code timeoutNanos}.
-     * Returns early, false, if the thread is interrupted or the reader closed.
+     * Sleeps until input (or the end of the stream) is there, at most {@code timeoutNanos}; true if
+     * it is. Returns false at the timeout, and early if the thread is interrupted or the reader closed.
      */
     boolean awaitInput(long timeoutNanos) throws IOException {
         long millis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(timeoutNanos + 999_999));
