@@ -1,6 +1,5 @@
 package dev.grizzlyboot.benchmarks.thrift;
 
-import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,15 +17,9 @@ import dev.grizzlyboot.thrift.tutorial.Calculator;
  */
 final class LoadRound {
 
-    /**
-     * What one round measured. CPU is the whole process's (load threads, client and server alike)
-     * over the round, divided by the calls made: far steadier than req/s on a shared machine.
-     */
-    record Result(double requestsPerSecond, double p50Micros, double p99Micros, double cpuMicrosPerCall, long errors) {
+    /** What one round measured. */
+    record Result(double requestsPerSecond, double p50Micros, double p99Micros, long errors) {
     }
-
-    private static final com.sun.management.OperatingSystemMXBean OS =
-            (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
     private LoadRound() {
     }
@@ -71,18 +64,15 @@ final class LoadRound {
             threads.add(thread);
             thread.start();
         }
-        long cpuBefore = OS.getProcessCpuTime();
         window[0] = System.nanoTime();
         window[1] = window[0] + length.toNanos();
         start.countDown();
         for (Thread thread : threads) {
             thread.join();
         }
-        long cpu = OS.getProcessCpuTime() - cpuBefore;
         long[] all = latencies.stream().flatMapToLong(Arrays::stream).sorted().toArray();
         double seconds = length.toNanos() / 1e9;
-        return new Result(all.length / seconds, percentile(all, 0.50), percentile(all, 0.99),
-                all.length == 0 ? Double.NaN : cpu / 1000.0 / all.length, errors.get());
+        return new Result(all.length / seconds, percentile(all, 0.50), percentile(all, 0.99), errors.get());
     }
 
     private static double percentile(long[] sorted, double fraction) {

@@ -21,10 +21,7 @@ import io.micrometer.observation.ObservationRegistry;
  * round (by requests/s) and, per row, the ratio to the best libthrift server.
  *
  * <p>Options (all optional): {@code --rounds=3 --seconds=0.8 --warmup=0.5 --connections=4,16,40
- * --payloads=300,3000 --observed=false}, and {@code --clients=TSOCKET,GRIZZLY} and
- * {@code --servers=THREAD_POOL,...} (the {@link BenchClient} and {@link BenchServer} constants) to
- * run only some cells. The CPU column is the whole process's CPU time per call over the median
- * round. With {@code --observed=true} our server and client report
+ * --payloads=300,3000 --observed=false}. With {@code --observed=true} our server and client report
  * every call to a Micrometer {@code ObservationRegistry} whose meter handler records timers, as
  * Spring Boot sets it up ({@code thrift.server.requests}, {@code thrift.client.requests}): run it
  * with and without to see what observation costs. Prints Markdown to standard output.
@@ -41,33 +38,30 @@ public final class ThriftBenchmark {
         Duration warmup = seconds(options.getOrDefault("warmup", "0.5"));
         int[] connections = ints(options.getOrDefault("connections", "4,16,40"));
         int[] payloads = ints(options.getOrDefault("payloads", "300,3000"));
-        List<BenchClient> clients = selected(BenchClient.class, options.get("clients"));
-        List<BenchServer> servers = selected(BenchServer.class, options.get("servers"));
         ObservationRegistry observations = Boolean.parseBoolean(options.getOrDefault("observed", "false"))
                 ? meteredObservations() : null;
 
         System.out.printf(Locale.ROOT, "Java %s on %d cores; %d rounds of %s after a %s warm-up; median round shown%s%n%n",
                 System.getProperty("java.version"), Runtime.getRuntime().availableProcessors(), rounds, round, warmup,
                 observations == null ? "" : "; our server and client observed (Micrometer timers)");
-        System.out.println("| payload | conns | client | server | req/s | p50 µs | p99 µs | CPU µs/call | vs best libthrift server |");
-        System.out.println("|---:|---:|---|---|---:|---:|---:|---:|---:|");
+        System.out.println("| payload | conns | client | server | req/s | p50 µs | p99 µs | vs best libthrift server |");
+        System.out.println("|---:|---:|---|---|---:|---:|---:|---:|");
         for (int payloadSize : payloads) {
             byte[] payload = new byte[payloadSize];
             Arrays.fill(payload, (byte) 'x');
             for (int conns : connections) {
-                for (BenchClient client : clients) {
+                for (BenchClient client : BenchClient.values()) {
                     Map<BenchServer, LoadRound.Result> row = new LinkedHashMap<>();
-                    for (BenchServer server : servers) {
+                    for (BenchServer server : BenchServer.values()) {
                         row.put(server, measure(server, client, conns, payload, rounds, round, warmup, observations));
                     }
                     double bestPeer = row.entrySet().stream()
                             .filter(e -> e.getKey().label.startsWith("libthrift"))
                             .mapToDouble(e -> e.getValue().requestsPerSecond()).max().orElse(Double.NaN);
                     row.forEach((server, result) -> System.out.printf(Locale.ROOT,
-                            "| %d B | %d | %s | %s | %,.0f | %.0f | %.0f | %.1f | %.2f |%s%n",
+                            "| %d B | %d | %s | %s | %,.0f | %.0f | %.0f | %.2f |%s%n",
                             payloadSize, conns, client.label, server.label, result.requestsPerSecond(),
-                            result.p50Micros(), result.p99Micros(), result.cpuMicrosPerCall(),
-                            result.requestsPerSecond() / bestPeer,
+                            result.p50Micros(), result.p99Micros(), result.requestsPerSecond() / bestPeer,
                             result.errors() > 0 ? " errors: " + result.errors() : ""));
                 }
             }
@@ -105,14 +99,6 @@ public final class ThriftBenchmark {
             options.put(arg.substring(2, arg.indexOf('=')), arg.substring(arg.indexOf('=') + 1));
         }
         return options;
-    }
-
-    /** The constants named in a comma-separated list, or all of them when the option is absent. */
-    private static <E extends Enum<E>> List<E> selected(Class<E> type, String csv) {
-        if (csv == null) {
-            return List.of(type.getEnumConstants());
-        }
-        return Arrays.stream(csv.split(",")).map(s -> Enum.valueOf(type, s.trim())).toList();
     }
 
     private static Duration seconds(String value) {
