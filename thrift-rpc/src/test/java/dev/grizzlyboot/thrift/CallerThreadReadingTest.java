@@ -6,17 +6,25 @@ import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import dev.grizzlyboot.thrift.client.ThriftClient;
 import dev.grizzlyboot.thrift.client.ThriftTransportFailureException;
+import dev.grizzlyboot.thrift.server.ThriftServer;
 import dev.grizzlyboot.thrift.tutorial.Calculator;
 import org.apache.thrift.TException;
 import org.apache.thrift.transport.TTransportException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledForJreRange;
+import org.junit.jupiter.api.condition.JRE;
 
 /**
  * The calling thread reads its own reply off the socket. A scripted server on a plain socket sends
@@ -32,7 +40,9 @@ class CallerThreadReadingTest {
         if (client != null) {
             client.close();
         }
-        server.close();
+        if (server != null) {
+            server.close();
+        }
     }
 
     @Test
@@ -103,6 +113,58 @@ class CallerThreadReadingTest {
         assertThatThrownBy(() -> call.get(10, TimeUnit.SECONDS))
                 .isInstanceOf(ExecutionException.class)
                 .cause().cause().isInstanceOf(ThriftTransportFailureException.class);
+    }
+
+    @Test
+    @EnabledForJreRange(min = JRE.JAVA_21)
+    void virtualAndPlatformThreadsSharingConnectionsEachGetTheirOwnResult() throws Exception {
+        try (ThriftServer thriftServer = ThriftServer.builder(new Calculator.Processor<>(new CalculatorHandler()))
+                .host("127.0.0.1").port(0).build().start()) {
+            client = ThriftClient.builder().server("127.0.0.1", thriftServer.port()).maxConnections(2).build();
+            Calculator.Iface calculator = client.proxy(Calculator.Iface.class);
+            ExecutorService platform = Executors.newFixedThreadPool(3);
+            // Executors.newVirtualThreadPerTaskExecutor() exists from Java 21; this code compiles for 17.
+            ExecutorService virtual = (ExecutorService) Executors.class.getMethod("newVirtualThreadPerTaskExecutor").invoke(null);
+            try {
+                List<Future<Integer>> wrong = new ArrayList<>();
+                for (int task = 0; task < 6; task++) {
+                    int base = task * 1000;
+                    wrong.add((task % 2 == 0 ? platform : virtual).submit(() -> wrongSums(calculator, base)));
+                }
+                for (Future<Integer> result : wrong) {
+                    assertThat(result.get(2, TimeUnit.MINUTES)).isZero();
+                }
+            } finally {
+                platform.shutdownNow();
+                virtual.shutdownNow();
+            }
+        }
+    }
+
+    @Test
+    @EnabledForJreRange(min = JRE.JAVA_21)
+    void aVirtualThreadsCallTimesOutLikeAnyOther() throws Exception {
+        Calculator.Iface calculator = clientOf(serve((request, out) -> true), Duration.ofMillis(300));
+        ExecutorService virtual = (ExecutorService) Executors.class.getMethod("newVirtualThreadPerTaskExecutor").invoke(null);
+        try {
+            Future<Integer> call = virtual.submit(() -> calculator.add(1, 2));
+            assertThatThrownBy(() -> call.get(10, TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class).cause()
+                    .isInstanceOfSatisfying(ThriftTransportFailureException.class,
+                            e -> assertThat(e.getType()).isEqualTo(TTransportException.TIMED_OUT));
+        } finally {
+            virtual.shutdownNow();
+        }
+    }
+
+    private static int wrongSums(Calculator.Iface calculator, int base) throws TException {
+        int wrong = 0;
+        for (int i = 0; i < 200; i++) {
+            if (calculator.add(base, i) != base + i) {
+                wrong++;
+            }
+        }
+        return wrong;
     }
 
     private Calculator.Iface clientOf(int port, Duration readTimeout) {

@@ -1,6 +1,9 @@
 package dev.grizzlyboot.thrift.transport;
 
 import java.io.IOException;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
@@ -26,24 +29,70 @@ import org.glassfish.grizzly.utils.Futures;
  * What it reads still passes through the connection's whole filter chain (TLS, framing,
  * {@link ThriftClientFilter}) on the caller's thread.
  *
- * <p>One thread at a time may wait or read; {@link #close()} may come from any thread and wakes a
- * waiting one.
+ * <p>A virtual thread must not sleep in a selector (it would hold its carrier thread, and the
+ * JDK makes up for that with another carrier), so for a virtual caller {@link #forCaller} hands the
+ * reading back to the shared selector thread, and the caller parks until that thread has the
+ * reply; the next platform-thread caller takes it over again.
+ *
+ * <p>One thread at a time may switch, wait or read; {@link #close()} may come from any thread and
+ * wakes a waiting one.
  */
 final class CallerThreadReader implements AutoCloseable {
+    /** {@code Thread.isVirtual()} where the JDK has it (21 and later); null on 17. */
+    private static final MethodHandle IS_VIRTUAL = isVirtualHandle();
+
     private final Connection<?> connection;
     private final Selector readiness;
+    private final Duration switchTimeout;
+    private boolean callerReads = true;
 
-    private CallerThreadReader(Connection<?> connection, Selector readiness) {
+    private CallerThreadReader(Connection<?> connection, Selector readiness, Duration switchTimeout) {
         this.connection = connection;
         this.readiness = readiness;
+        this.switchTimeout = switchTimeout;
     }
 
     /**
      * Takes the reading of {@code connection} over from its shared selector thread, waiting up to
-     * {@code timeout} for that thread to let go, so that the two never read at the same time.
+     * {@code timeout} for that thread to let go (now and at every later switch), so that the two
+     * never read at the same time.
      */
     static CallerThreadReader takeOver(Connection<?> connection, Duration timeout) throws IOException {
-        NIOConnection nio = (NIOConnection) connection;
+        takeOverFromSelector((NIOConnection) connection, timeout);
+        Selector readiness = Selector.open();
+        try {
+            ((NIOConnection) connection).getChannel().register(readiness, SelectionKey.OP_READ);
+        } catch (IOException | RuntimeException e) {
+            readiness.close();
+            throw e;
+        }
+        return new CallerThreadReader(connection, readiness, timeout);
+    }
+
+    /**
+     * Lets the current thread's call read the connection in the way that suits it: a platform
+     * thread reads itself, a virtual thread leaves it to the selector thread. Call it before the
+     * request is written.
+     */
+    void forCaller() throws IOException {
+        boolean virtual = isVirtual();
+        if (callerReads == !virtual) {
+            return;
+        }
+        if (virtual) {
+            connection.enableIOEvent(IOEvent.READ);
+        } else {
+            takeOverFromSelector((NIOConnection) connection, switchTimeout);
+        }
+        callerReads = !virtual;
+    }
+
+    /** True while the calling thread reads the connection; false while the selector thread does. */
+    boolean callerReads() {
+        return callerReads;
+    }
+
+    private static void takeOverFromSelector(NIOConnection nio, Duration timeout) throws IOException {
         FutureImpl<SelectorHandler.Task> released = Futures.createSafeFuture();
         // Run on the selector thread, between two of its selects: once it has run, no read of
         // this connection is in progress there and none will start.
@@ -58,19 +107,11 @@ final class CallerThreadReader implements AutoCloseable {
             released.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
         } catch (TimeoutException | ExecutionException | CancellationException e) {
             // Cancelled: the transport is shutting down and its selector thread has stopped.
-            throw new IOException("the selector thread did not release " + connection.getPeerAddress(), e);
+            throw new IOException("the selector thread did not release " + nio.getPeerAddress(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IOException("interrupted while taking over " + connection.getPeerAddress(), e);
+            throw new IOException("interrupted while taking over " + nio.getPeerAddress(), e);
         }
-        Selector readiness = Selector.open();
-        try {
-            nio.getChannel().register(readiness, SelectionKey.OP_READ);
-        } catch (IOException | RuntimeException e) {
-            readiness.close();
-            throw e;
-        }
-        return new CallerThreadReader(connection, readiness);
     }
 
     /**
@@ -88,8 +129,14 @@ final class CallerThreadReader implements AutoCloseable {
         }
     }
 
-    /** Reads what is there without waiting, if anything is; false once the reader is closed. */
+    /**
+     * Reads what is there without waiting, if anything is; false once the reader is closed. While
+     * the selector thread reads the connection there is nothing to do.
+     */
     boolean readIfAny() throws IOException {
+        if (!callerReads) {
+            return readiness.isOpen();
+        }
         try {
             if (readiness.selectNow() > 0) {
                 readiness.selectedKeys().clear();
@@ -112,6 +159,25 @@ final class CallerThreadReader implements AutoCloseable {
 
     boolean isOpen() {
         return readiness.isOpen();
+    }
+
+    private static boolean isVirtual() {
+        if (IS_VIRTUAL == null) {
+            return false;
+        }
+        try {
+            return (boolean) IS_VIRTUAL.invokeExact(Thread.currentThread());
+        } catch (Throwable e) {
+            throw new IllegalStateException("Thread.isVirtual failed", e);
+        }
+    }
+
+    private static MethodHandle isVirtualHandle() {
+        try {
+            return MethodHandles.publicLookup().findVirtual(Thread.class, "isVirtual", MethodType.methodType(boolean.class));
+        } catch (NoSuchMethodException | IllegalAccessException e) {
+            return null;
+        }
     }
 
     @Override

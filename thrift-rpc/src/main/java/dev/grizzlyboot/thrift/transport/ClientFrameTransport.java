@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import org.apache.thrift.TConfiguration;
 import org.apache.thrift.protocol.TMessageType;
@@ -29,7 +31,8 @@ import org.glassfish.grizzly.attributes.AttributeBuilder;
  *
  * <p>One call at a time may use it (a pool hands it to one caller at a time), and that caller's
  * thread reads the reply itself through a {@link CallerThreadReader}: the kernel wakes it when the
- * reply arrives, with no selector thread in between. Between calls nothing reads the connection,
+ * reply arrives, with no selector thread in between (a virtual thread instead parks until the
+ * selector thread has read the reply for it). Between calls nothing reads the connection,
  * so {@link #readIdleInput()} picks up what came meanwhile before the next call. A close from any
  * other thread fails a waiting call at once. {@link #requestSent()} tells whether any request bytes
  * were handed to the socket since {@link #beginCall(Duration)}, which decides if a failed call may
@@ -88,12 +91,22 @@ public final class ClientFrameTransport extends FrameTransport {
 
     /**
      * Marks the start of a call; {@link #requestSent()} is false until its request is flushed.
+     * Call it on the thread that makes the call: a virtual thread has its reply read by the
+     * selector thread (it must not sleep in a selector), a platform thread reads its own.
      *
      * @param readTimeout how long this call waits for its reply, or null for the transport's default
+     * @throws TTransportException if the connection's reading could not be switched to suit this
+     *                             thread; the connection is then closed and no request was sent
      */
-    public void beginCall(Duration readTimeout) {
+    public void beginCall(Duration readTimeout) throws TTransportException {
         this.readTimeout = readTimeout == null ? defaultReadTimeout : readTimeout;
         requestSent = false;
+        try {
+            reader.forCaller();
+        } catch (IOException e) {
+            close();
+            throw new TTransportException(TTransportException.NOT_OPEN, e.getMessage(), e);
+        }
     }
 
     /**
@@ -174,30 +187,14 @@ public final class ClientFrameTransport extends FrameTransport {
         if (pending == null) {
             throw new TTransportException(TTransportException.END_OF_FILE, "read without a request outstanding");
         }
-        long deadline = System.nanoTime() + readTimeout.toNanos();
         try {
-            while (!pending.isDone()) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    // The late reply would be refused by the matcher anyway; closing spares the next call that failure.
-                    matcher.abandon();
-                    close();
-                    throw new TTransportException(TTransportException.TIMED_OUT,
-                            "no reply within " + readTimeout.toMillis() + " ms");
-                }
-                if (reader.awaitInput(left)) {
-                    reader.read();
-                } else if (Thread.currentThread().isInterrupted()) {
-                    close();
-                    throw new TTransportException(TTransportException.UNKNOWN, "interrupted while waiting for the reply");
-                } else if (!reader.isOpen() && !pending.isDone()) {
-                    close();
-                    throw new TTransportException(TTransportException.END_OF_FILE, "connection closed");
-                }
-            }
-            Buffer frame = pending.get();
+            Buffer frame = reader.callerReads()
+                    ? readOwnReply(pending)
+                    : pending.get(readTimeout.toNanos(), TimeUnit.NANOSECONDS);
             reply = null;
             return frame;
+        } catch (TimeoutException e) {
+            throw timedOut();
         } catch (IOException e) {
             close();
             throw new TTransportException(TTransportException.UNKNOWN, "reading the reply failed", e);
@@ -212,6 +209,35 @@ public final class ClientFrameTransport extends FrameTransport {
             }
             throw new TTransportException(TTransportException.UNKNOWN, e.getCause());
         }
+    }
+
+    /** Waits for input and reads it on this thread until the reply is there or the read timeout passes. */
+    private Buffer readOwnReply(CompletableFuture<Buffer> pending)
+            throws TTransportException, IOException, InterruptedException, ExecutionException {
+        long deadline = System.nanoTime() + readTimeout.toNanos();
+        while (!pending.isDone()) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                throw timedOut();
+            }
+            if (reader.awaitInput(left)) {
+                reader.read();
+            } else if (Thread.currentThread().isInterrupted()) {
+                close();
+                throw new TTransportException(TTransportException.UNKNOWN, "interrupted while waiting for the reply");
+            } else if (!reader.isOpen() && !pending.isDone()) {
+                close();
+                throw new TTransportException(TTransportException.END_OF_FILE, "connection closed");
+            }
+        }
+        return pending.get();
+    }
+
+    private TTransportException timedOut() {
+        // The late reply would be refused by the matcher anyway; closing spares the next call that failure.
+        matcher.abandon();
+        close();
+        return new TTransportException(TTransportException.TIMED_OUT, "no reply within " + readTimeout.toMillis() + " ms");
     }
 
     /** Called by {@link ThriftClientFilter}, normally on the calling thread, with a complete reply frame. */

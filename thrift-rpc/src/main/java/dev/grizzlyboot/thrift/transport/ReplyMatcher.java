@@ -23,8 +23,8 @@ import org.slf4j.LoggerFactory;
  * refused, except the error reply a server may send to a oneway call (libthrift servers answer a
  * oneway call to an unknown method with UNKNOWN_METHOD): that one is logged and dropped.
  *
- * <p>The connection's one reader at a time (the calling thread, or the pool's monitor while the
- * connection is idle) classifies replies, reusing one header reader for all of them; registering
+ * <p>The connection's one reader at a time (the calling thread, the pool's monitor while the
+ * connection is idle, or the selector thread for a virtual calling thread) classifies replies, reusing one header reader for all of them; registering
  * and classifying are synchronized on this object and never block inside it.
  */
 final class ReplyMatcher {
