@@ -4,24 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import java.io.DataInputStream;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.grizzlyboot.thrift.client.ThriftClient;
 import dev.grizzlyboot.thrift.client.ThriftTransportFailureException;
 import dev.grizzlyboot.thrift.tutorial.Calculator;
-import org.apache.thrift.TException;
-import org.apache.thrift.protocol.TBinaryProtocol;
 import org.apache.thrift.protocol.TMessage;
 import org.apache.thrift.protocol.TMessageType;
-import org.apache.thrift.transport.TMemoryBuffer;
-import org.apache.thrift.transport.TMemoryInputTransport;
 import org.apache.thrift.transport.TTransportException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -37,8 +27,7 @@ class ReplyMatchingTest {
         TMessage reply(TMessage request, int connectionIndex, int requestIndex);
     }
 
-    private final AtomicInteger connectionsClosedByClient = new AtomicInteger();
-    private ServerSocket socket;
+    private ScriptedAddServer server;
     private ThriftClient client;
 
     @AfterEach
@@ -46,7 +35,7 @@ class ReplyMatchingTest {
         if (client != null) {
             client.close();
         }
-        socket.close();
+        server.close();
     }
 
     @Test
@@ -60,7 +49,7 @@ class ReplyMatchingTest {
                     assertThat(e.requestMayHaveReachedServer()).isTrue();
                     assertThat(e).hasMessageContaining("calculate");
                 });
-        await().atMost(Duration.ofSeconds(5)).until(() -> connectionsClosedByClient.get() == 1);
+        await().atMost(Duration.ofSeconds(5)).until(() -> server.closedByClient.get() == 1);
         assertThat(calculator.add(1, 2)).isEqualTo(3);
     }
 
@@ -71,7 +60,7 @@ class ReplyMatchingTest {
         Calculator.Iface idempotent = serveAndBuild(wrongSeqidOnFirstConnection, "add");
 
         assertThat(idempotent.add(20, 22)).isEqualTo(42);
-        await().atMost(Duration.ofSeconds(5)).until(() -> connectionsClosedByClient.get() == 1);
+        await().atMost(Duration.ofSeconds(5)).until(() -> server.closedByClient.get() == 1);
     }
 
     @Test
@@ -79,7 +68,7 @@ class ReplyMatchingTest {
         Calculator.Iface calculator = clientOf(serve((request, connection, index) -> request, true));
 
         assertThat(calculator.add(2, 3)).isEqualTo(5);
-        await().atMost(Duration.ofSeconds(5)).until(() -> connectionsClosedByClient.get() == 1);
+        await().atMost(Duration.ofSeconds(5)).until(() -> server.closedByClient.get() == 1);
         assertThat(calculator.add(4, 5)).isEqualTo(9);
     }
 
@@ -100,63 +89,15 @@ class ReplyMatchingTest {
 
     /** Serves {@code add} on every accepted connection; {@code unsolicited} pushes a second reply after each. */
     private int serve(Tamper tamper, boolean unsolicited) throws IOException {
-        socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-        Thread acceptor = new Thread(() -> {
-            int connection = 0;
-            while (!socket.isClosed()) {
-                try {
-                    Socket accepted = socket.accept();
-                    int index = connection++;
-                    Thread handler = new Thread(() -> answer(accepted, tamper, index, unsolicited));
-                    handler.setDaemon(true);
-                    handler.start();
-                } catch (IOException e) {
-                    return;
-                }
+        server = ScriptedAddServer.start((request, out) -> {
+            TMessage reply = tamper.reply(new TMessage(request.call().name, TMessageType.REPLY, request.call().seqid),
+                    request.connectionIndex(), request.requestIndex());
+            out.write(ScriptedAddServer.Request.reply(reply, request.sum()));
+            if (unsolicited) {
+                out.write(ScriptedAddServer.Request.reply(reply, -request.sum()));
             }
-        }, "misbehaving-thrift-server");
-        acceptor.setDaemon(true);
-        acceptor.start();
-        return socket.getLocalPort();
-    }
-
-    private void answer(Socket connection, Tamper tamper, int connectionIndex, boolean unsolicited) {
-        try (connection) {
-            DataInputStream in = new DataInputStream(connection.getInputStream());
-            OutputStream out = connection.getOutputStream();
-            for (int request = 0; ; request++) {
-                int length;
-                try {
-                    length = in.readInt();
-                } catch (IOException endOfStream) {
-                    connectionsClosedByClient.incrementAndGet();
-                    return;
-                }
-                byte[] body = in.readNBytes(length);
-                TBinaryProtocol reader = new TBinaryProtocol(new TMemoryInputTransport(body));
-                TMessage call = reader.readMessageBegin();
-                Calculator.add_args args = new Calculator.add_args();
-                args.read(reader);
-                TMessage reply = tamper.reply(new TMessage(call.name, TMessageType.REPLY, call.seqid),
-                        connectionIndex, request);
-                int sum = args.getNum1() + args.getNum2();
-                out.write(reply(reply, sum));
-                if (unsolicited) {
-                    out.write(reply(reply, -sum));
-                }
-                out.flush();
-            }
-        } catch (IOException | TException e) {
-            // The test sees the effect through the client; a broken socket ends this connection.
-        }
-    }
-
-    private static byte[] reply(TMessage message, int sum) throws TException, IOException {
-        TMemoryBuffer body = new TMemoryBuffer(64);
-        TBinaryProtocol writer = new TBinaryProtocol(body);
-        writer.writeMessageBegin(message);
-        new Calculator.add_result().setSuccess(sum).write(writer);
-        writer.writeMessageEnd();
-        return RawFrames.frame(body.getArray(), body.length());
+            return true;
+        });
+        return server.port();
     }
 }

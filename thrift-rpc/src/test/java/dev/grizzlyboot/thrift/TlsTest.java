@@ -74,6 +74,26 @@ class TlsTest {
     }
 
     @Test
+    void aReplySpanningManyTlsRecordsAndReadsArrivesWhole() throws Exception {
+        byte[] payload = new byte[300_000];
+        for (int i = 0; i < payload.length; i++) {
+            payload[i] = (byte) (i * 31);
+        }
+        try (ThriftServer server = tlsServer();
+             ThriftClient client = ThriftClient.builder().server("127.0.0.1", server.port())
+                     .tls(clientContext, true).maxConnections(1).build()) {
+            Calculator.Iface calculator = client.proxy(Calculator.Iface.class);
+            for (int i = 0; i < 3; i++) {
+                java.nio.ByteBuffer echoed = calculator.echo(java.nio.ByteBuffer.wrap(payload));
+                byte[] received = new byte[echoed.remaining()];
+                echoed.get(received);
+                assertThat(received).isEqualTo(payload);
+                assertThat(calculator.add(i, 1)).isEqualTo(i + 1);
+            }
+        }
+    }
+
+    @Test
     void aClientThatDoesNotTrustTheCertificateCannotConnect() throws Exception {
         try (ThriftServer server = tlsServer();
              ThriftClient client = ThriftClient.builder().server("127.0.0.1", server.port())

@@ -30,9 +30,11 @@ import org.glassfish.grizzly.utils.Futures;
 import org.slf4j.LoggerFactory;
 
 /**
- * Opens client connections on one Grizzly transport shared by every server of a client. Replies
- * only complete futures, so the selector threads handle them directly (same-thread strategy)
- * without a hop to a worker. Thread-safe.
+ * Opens client connections on one Grizzly transport shared by every server of a client. Its
+ * selector threads connect, run TLS handshakes and finish queued writes, all short work, so they
+ * do it themselves (same-thread strategy) without a hop to a worker; once a connection is open its
+ * replies are read by the calling threads, or by a selector thread for a virtual calling thread
+ * ({@link ClientFrameTransport}). Thread-safe.
  */
 final class ConnectionFactory implements AutoCloseable {
     private final ClientSettings settings;

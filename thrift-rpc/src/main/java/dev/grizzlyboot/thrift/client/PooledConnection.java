@@ -30,6 +30,11 @@ final class PooledConnection {
         return transport.isOpen();
     }
 
+    /** Reads what the server sent while the connection sat idle, and tells whether it can still carry a call. */
+    boolean readyForCall() {
+        return transport.readIdleInput();
+    }
+
     void close() {
         transport.close();
     }

@@ -2,6 +2,7 @@ package dev.grizzlyboot.thrift.client;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -60,7 +61,7 @@ final class ServerPool {
         }
         PooledConnection connection;
         while ((connection = idle.pollFirst()) != null) {
-            if (connection.isOpen() && !connection.idleLongerThan(idleTimeoutNanos)) {
+            if (!connection.idleLongerThan(idleTimeoutNanos) && connection.readyForCall()) {
                 return connection;
             }
             connection.close();
@@ -111,12 +112,13 @@ final class ServerPool {
     }
 
     /**
-     * Closes connections idle for the idle timeout, brings a failed server back once its process
-     * answers a {@link LivenessProbe} within the connect timeout, and keeps the minimum of idle
-     * connections.
+     * Closes connections idle for the idle timeout or closed by the server, brings a failed server
+     * back once its process answers a {@link LivenessProbe} within the connect timeout, and keeps
+     * the minimum of idle connections.
      */
     void maintain() {
         closeExpired();
+        readIdle();
         if (!healthy && !closed) {
             if (!probe()) {
                 return;
@@ -169,6 +171,30 @@ final class ServerPool {
             if (connection.idleLongerThan(idleTimeoutNanos) && idle.remove(connection)) {
                 connection.close();
             }
+        }
+    }
+
+    /**
+     * Reads what arrived on idle connections (callers read only during their own calls), so that a
+     * server's close or a frame no call asked for closes the connection now, not at its next use.
+     * Each connection is taken out of the pool, with a permit, while it is read, and put back at
+     * the same end so that the least recently used ones still expire first.
+     */
+    private void readIdle() {
+        for (PooledConnection connection : new ArrayList<>(idle)) {
+            if (!permits.tryAcquire()) {
+                return;
+            }
+            if (!idle.remove(connection)) {
+                permits.release();
+                continue;
+            }
+            if (!closed && connection.readyForCall()) {
+                idle.offerLast(connection);
+            } else {
+                connection.close();
+            }
+            permits.release();
         }
     }
 

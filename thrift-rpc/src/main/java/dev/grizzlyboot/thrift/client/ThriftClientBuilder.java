@@ -205,7 +205,9 @@ public final class ThriftClientBuilder {
     }
 
     /**
-     * Sets the number of selector threads reading replies.
+     * Sets the number of selector threads, which connect, run TLS handshakes, finish writes a full
+     * socket could not take at once and read the replies of calls made from virtual threads.
+     * Platform threads read their own replies.
      *
      * @param selectorThreads at least 1
      * @return this builder

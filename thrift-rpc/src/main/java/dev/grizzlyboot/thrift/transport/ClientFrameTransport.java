@@ -1,5 +1,6 @@
 package dev.grizzlyboot.thrift.transport;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -28,10 +29,14 @@ import org.glassfish.grizzly.attributes.AttributeBuilder;
  * failed write or a closed connection also fails the call with a {@link TTransportException} and
  * leaves the transport closed.
  *
- * <p>One call at a time may use it (a pool hands it to one caller at a time); the reply arrives on
- * a selector thread and is handed over safely. {@link #requestSent()} tells whether any request
- * bytes were handed to the socket since {@link #beginCall(Duration)}, which decides if a failed call
- * may be retried elsewhere without risking running it twice.
+ * <p>One call at a time may use it (a pool hands it to one caller at a time), and that caller's
+ * thread reads the reply itself through a {@link CallerThreadReader}: the kernel wakes it when the
+ * reply arrives, with no selector thread in between (a virtual thread instead parks until the
+ * selector thread has read the reply for it). Between calls nothing reads the connection,
+ * so {@link #readIdleInput()} picks up what came meanwhile before the next call. A close from any
+ * other thread fails a waiting call at once. {@link #requestSent()} tells whether any request bytes
+ * were handed to the socket since {@link #beginCall(Duration)}, which decides if a failed call may
+ * be retried elsewhere without risking running it twice.
  */
 public final class ClientFrameTransport extends FrameTransport {
     static final Attribute<ClientFrameTransport> ATTACHED =
@@ -40,6 +45,7 @@ public final class ClientFrameTransport extends FrameTransport {
     private final Duration defaultReadTimeout;
     private final ReplyMatcher matcher;
     private final TProtocol protocol;
+    private final CallerThreadReader reader;
     private Duration readTimeout;
     private volatile CompletableFuture<Buffer> reply;
     private volatile boolean closed;
@@ -53,7 +59,8 @@ public final class ClientFrameTransport extends FrameTransport {
      * @param protocols     the wire protocol inside each frame
      * @param readTimeout   how long a read waits for the reply after a request was sent, unless
      *                      {@link #beginCall(Duration)} sets another wait for one call
-     * @throws TTransportException if the configuration is unusable
+     * @throws TTransportException if the configuration is unusable, or the connection's selector
+     *                             thread did not hand its reading over within {@code readTimeout}
      */
     public ClientFrameTransport(Connection<?> connection, TConfiguration configuration, TProtocolFactory protocols,
                                 Duration readTimeout) throws TTransportException {
@@ -62,9 +69,14 @@ public final class ClientFrameTransport extends FrameTransport {
         this.matcher = new ReplyMatcher(protocols, configuration);
         this.protocol = new CallMatchingProtocol(protocols.getProtocol(this), this);
         this.readTimeout = readTimeout;
+        try {
+            this.reader = CallerThreadReader.takeOver(connection, readTimeout);
+        } catch (IOException e) {
+            throw new TTransportException(TTransportException.NOT_OPEN, e.getMessage(), e);
+        }
         ATTACHED.set(connection, this);
         if (!connection.isOpen()) {
-            closed = true;
+            onClosed();
         }
     }
 
@@ -79,12 +91,22 @@ public final class ClientFrameTransport extends FrameTransport {
 
     /**
      * Marks the start of a call; {@link #requestSent()} is false until its request is flushed.
+     * Call it on the thread that makes the call: a virtual thread has its reply read by the
+     * selector thread (it must not sleep in a selector), a platform thread reads its own.
      *
      * @param readTimeout how long this call waits for its reply, or null for the transport's default
+     * @throws TTransportException if the connection's reading could not be switched to suit this
+     *                             thread; the connection is then closed and no request was sent
      */
-    public void beginCall(Duration readTimeout) {
+    public void beginCall(Duration readTimeout) throws TTransportException {
         this.readTimeout = readTimeout == null ? defaultReadTimeout : readTimeout;
         requestSent = false;
+        try {
+            reader.forCaller();
+        } catch (IOException e) {
+            close();
+            throw new TTransportException(TTransportException.NOT_OPEN, e.getMessage(), e);
+        }
     }
 
     /**
@@ -109,6 +131,22 @@ public final class ClientFrameTransport extends FrameTransport {
     @Override
     public boolean isOpen() {
         return !closed && connection.isOpen();
+    }
+
+    /**
+     * Reads what arrived while no call used the connection (the server closing it, or the error
+     * reply to an earlier oneway call), without waiting, and tells whether the connection is still
+     * open for the next call. Call it only while no call is in progress.
+     *
+     * @return true if the connection can carry a call
+     */
+    public boolean readIdleInput() {
+        try {
+            return reader.readIfAny() && isOpen();
+        } catch (IOException e) {
+            close();
+            return false;
+        }
     }
 
     @Override
@@ -150,15 +188,16 @@ public final class ClientFrameTransport extends FrameTransport {
             throw new TTransportException(TTransportException.END_OF_FILE, "read without a request outstanding");
         }
         try {
-            Buffer frame = pending.get(readTimeout.toNanos(), TimeUnit.NANOSECONDS);
+            Buffer frame = reader.callerReads()
+                    ? readOwnReply(pending)
+                    : pending.get(readTimeout.toNanos(), TimeUnit.NANOSECONDS);
             reply = null;
             return frame;
         } catch (TimeoutException e) {
-            // The late reply would be refused by the matcher anyway; closing spares the next call that failure.
-            matcher.abandon();
+            throw timedOut();
+        } catch (IOException e) {
             close();
-            throw new TTransportException(TTransportException.TIMED_OUT,
-                    "no reply within " + readTimeout.toMillis() + " ms");
+            throw new TTransportException(TTransportException.UNKNOWN, "reading the reply failed", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             close();
@@ -172,7 +211,36 @@ public final class ClientFrameTransport extends FrameTransport {
         }
     }
 
-    /** Called by {@link ThriftClientFilter} on a selector thread with a complete reply frame. */
+    /** Waits for input and reads it on this thread until the reply is there or the read timeout passes. */
+    private Buffer readOwnReply(CompletableFuture<Buffer> pending)
+            throws TTransportException, IOException, InterruptedException, ExecutionException {
+        long deadline = System.nanoTime() + readTimeout.toNanos();
+        while (!pending.isDone()) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                throw timedOut();
+            }
+            if (reader.awaitInput(left)) {
+                reader.read();
+            } else if (Thread.currentThread().isInterrupted()) {
+                close();
+                throw new TTransportException(TTransportException.UNKNOWN, "interrupted while waiting for the reply");
+            } else if (!reader.isOpen() && !pending.isDone()) {
+                close();
+                throw new TTransportException(TTransportException.END_OF_FILE, "connection closed");
+            }
+        }
+        return pending.get();
+    }
+
+    private TTransportException timedOut() {
+        // The late reply would be refused by the matcher anyway; closing spares the next call that failure.
+        matcher.abandon();
+        close();
+        return new TTransportException(TTransportException.TIMED_OUT, "no reply within " + readTimeout.toMillis() + " ms");
+    }
+
+    /** Called by {@link ThriftClientFilter}, normally on the calling thread, with a complete reply frame. */
     void onReply(Buffer frame) {
         CompletableFuture<Buffer> pending = reply;
         switch (matcher.classify(frame, connection.getPeerAddress())) {
@@ -198,11 +266,14 @@ public final class ClientFrameTransport extends FrameTransport {
             pending.completeExceptionally(
                     new TTransportException(TTransportException.END_OF_FILE, "connection closed by the server"));
         }
+        // After failing the call: a caller woken by this sees the failure, not a bare close.
+        reader.close();
     }
 
     @Override
     public void close() {
         closed = true;
         super.close();
+        reader.close();
     }
 }

@@ -11,6 +11,7 @@ import org.apache.thrift.protocol.TMultiplexedProtocol;
 import org.apache.thrift.protocol.TProtocol;
 import org.apache.thrift.protocol.TProtocolFactory;
 import org.apache.thrift.transport.TMemoryInputTransport;
+import org.apache.thrift.transport.TTransportException;
 import org.glassfish.grizzly.Buffer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,8 +23,9 @@ import org.slf4j.LoggerFactory;
  * refused, except the error reply a server may send to a oneway call (libthrift servers answer a
  * oneway call to an unknown method with UNKNOWN_METHOD): that one is logged and dropped.
  *
- * <p>The caller's thread registers messages and the selector thread classifies replies; both
- * sides are synchronized on this object and never block inside it.
+ * <p>The connection's one reader at a time (the calling thread, the pool's monitor while the
+ * connection is idle, or the selector thread for a virtual calling thread) classifies replies, reusing one header reader for all of them; registering
+ * and classifying are synchronized on this object and never block inside it.
  */
 final class ReplyMatcher {
     /** Oneway calls whose error reply may still come; older ones are forgotten (their reply would be refused). */
@@ -39,17 +41,17 @@ final class ReplyMatcher {
         REFUSE
     }
 
-    private final TProtocolFactory protocols;
-    private final TConfiguration configuration;
+    private final TMemoryInputTransport header;
+    private final TProtocol headerReader;
     private final ArrayDeque<Integer> onewaySeqids = new ArrayDeque<>();
     private int lastSeqid;
     private String expectedMethod;
     private int expectedSeqid;
     private String refusal;
 
-    ReplyMatcher(TProtocolFactory protocols, TConfiguration configuration) {
-        this.protocols = protocols;
-        this.configuration = configuration;
+    ReplyMatcher(TProtocolFactory protocols, TConfiguration configuration) throws TTransportException {
+        this.header = new TMemoryInputTransport(configuration);
+        this.headerReader = protocols.getProtocol(header);
     }
 
     /** Registers an outgoing message and returns the sequence id to send it with. */
@@ -74,10 +76,11 @@ final class ReplyMatcher {
 
     /** Decides what a received frame is; call {@link #refusal()} for the reason of a refusal. */
     Verdict classify(Buffer frame, Object peer) {
-        TProtocol reader;
+        TProtocol reader = headerReader;
         TMessage reply;
         try {
-            reader = protocols.getProtocol(readOnlyView(frame));
+            view(frame);
+            reader.reset();
             reply = reader.readMessageBegin();
         } catch (TException | RuntimeException e) {
             return refuse("unreadable reply: " + e);
@@ -128,15 +131,19 @@ final class ReplyMatcher {
         log.warn("oneway call {} to {} failed on the server: {}", reply.name, peer, reason);
     }
 
-    /** Reads the frame without moving its position, so the caller's protocol reads it again whole. */
-    private TMemoryInputTransport readOnlyView(Buffer frame) throws TException {
+    /**
+     * Points the header reader at the frame without moving the frame's position, so the caller's
+     * protocol reads it again whole; sizes inside the header are checked against the frame's length.
+     */
+    private void view(Buffer frame) throws TException {
         if (frame.hasArray()) {
-            return new TMemoryInputTransport(configuration, frame.array(),
-                    frame.arrayOffset() + frame.position(), frame.remaining());
+            header.reset(frame.array(), frame.arrayOffset() + frame.position(), frame.remaining());
+        } else {
+            byte[] copy = new byte[frame.remaining()];
+            frame.duplicate().get(copy);
+            header.reset(copy);
         }
-        byte[] copy = new byte[frame.remaining()];
-        frame.duplicate().get(copy);
-        return new TMemoryInputTransport(configuration, copy);
+        header.updateKnownMessageSize(frame.remaining());
     }
 
     private static String typeName(byte type) {

@@ -11,7 +11,8 @@ import org.glassfish.grizzly.filterchain.NextAction;
  * Last filter of a client connection's chain: hands each reply frame from
  * {@link ThriftFrameFilter} to the connection's {@link ClientFrameTransport}, and tells it when the
  * connection closes so a waiting call fails at once instead of at its read timeout. Stateless and
- * shared by all connections; it only completes futures, so it is safe on selector threads.
+ * shared by all connections; it runs on whichever thread reads the connection (the calling thread,
+ * or a selector thread before the transport is attached) and never blocks.
  */
 public final class ThriftClientFilter extends BaseFilter {
 

@@ -1,0 +1,180 @@
+package dev.grizzlyboot.thrift;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import dev.grizzlyboot.thrift.client.ThriftClient;
+import dev.grizzlyboot.thrift.client.ThriftTransportFailureException;
+import dev.grizzlyboot.thrift.server.ThriftServer;
+import dev.grizzlyboot.thrift.tutorial.Calculator;
+import org.apache.thrift.TException;
+import org.apache.thrift.transport.TTransportException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledForJreRange;
+import org.junit.jupiter.api.condition.JRE;
+
+/**
+ * The calling thread reads its own reply off the socket. A scripted server on a plain socket sends
+ * replies in pieces, stalls halfway, closes idle connections or never answers, and the client
+ * must assemble, time out, replace and fail exactly as it would with a selector thread reading.
+ */
+class CallerThreadReadingTest {
+    private ScriptedAddServer server;
+    private ThriftClient client;
+
+    @AfterEach
+    void close() throws IOException {
+        if (client != null) {
+            client.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Test
+    void aReplySentInPiecesIsAssembledFromSeveralReads() throws Exception {
+        Calculator.Iface calculator = clientOf(serve((request, out) -> {
+            byte[] reply = request.reply();
+            for (int offset = 0; offset < reply.length; offset += 3) {
+                out.write(reply, offset, Math.min(3, reply.length - offset));
+                out.flush();
+                // A pause pushes each piece into its own segment, so the caller sees several reads.
+                Thread.sleep(5);
+            }
+            return true;
+        }), Duration.ofSeconds(10));
+
+        for (int i = 0; i < 3; i++) {
+            assertThat(calculator.add(i, 40)).isEqualTo(i + 40);
+        }
+        assertThat(client.busyConnections() + client.idleConnections()).isEqualTo(1);
+    }
+
+    @Test
+    void aReplyThatStallsHalfwayTimesOutAndTheNextCallGetsAFreshConnection() throws Exception {
+        Calculator.Iface calculator = clientOf(serve((request, out) -> {
+            byte[] reply = request.reply();
+            out.write(reply, 0, request.connectionIndex() == 0 ? reply.length / 2 : reply.length);
+            return true;
+        }), Duration.ofMillis(300));
+
+        assertThatThrownBy(() -> calculator.add(1, 2))
+                .isInstanceOfSatisfying(ThriftTransportFailureException.class,
+                        e -> assertThat(e.getType()).isEqualTo(TTransportException.TIMED_OUT));
+        await().atMost(Duration.ofSeconds(5)).until(() -> server.closed.get() == 1);
+        assertThat(calculator.add(3, 4)).isEqualTo(7);
+    }
+
+    @Test
+    void anIdleConnectionTheServerClosedIsNotUsedForTheNextCall() throws Exception {
+        // add is not idempotent: were the closed connection used, the call would fail, not retry.
+        Calculator.Iface calculator = clientOf(serve((request, out) -> {
+            out.write(request.reply());
+            return request.connectionIndex() != 0;
+        }), Duration.ofSeconds(10));
+
+        assertThat(calculator.add(1, 1)).isEqualTo(2);
+        await().atMost(Duration.ofSeconds(5)).until(() -> server.closed.get() == 1);
+        // No call reads an idle connection; the pool's monitor notices the close by itself.
+        await().atMost(Duration.ofSeconds(5)).until(() -> client.idleConnections() == 0);
+        assertThat(calculator.add(2, 2)).isEqualTo(4);
+        assertThat(server.requests).hasValue(2);
+    }
+
+    @Test
+    void closingTheClientFailsACallWaitingForItsReplyAtOnce() throws Exception {
+        Calculator.Iface calculator = clientOf(serve((request, out) -> true),
+                Duration.ofMinutes(5));
+
+        CompletableFuture<Integer> call = CompletableFuture.supplyAsync(() -> {
+            try {
+                return calculator.add(1, 2);
+            } catch (TException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        await().atMost(Duration.ofSeconds(5)).until(() -> server.requests.get() == 1);
+        client.close();
+
+        assertThatThrownBy(() -> call.get(10, TimeUnit.SECONDS))
+                .isInstanceOf(ExecutionException.class)
+                .cause().cause().isInstanceOf(ThriftTransportFailureException.class);
+    }
+
+    @Test
+    @EnabledForJreRange(min = JRE.JAVA_21)
+    void virtualAndPlatformThreadsSharingConnectionsEachGetTheirOwnResult() throws Exception {
+        try (ThriftServer thriftServer = ThriftServer.builder(new Calculator.Processor<>(new CalculatorHandler()))
+                .host("127.0.0.1").port(0).build().start()) {
+            client = ThriftClient.builder().server("127.0.0.1", thriftServer.port()).maxConnections(2).build();
+            Calculator.Iface calculator = client.proxy(Calculator.Iface.class);
+            ExecutorService platform = Executors.newFixedThreadPool(3);
+            // Executors.newVirtualThreadPerTaskExecutor() exists from Java 21; this code compiles for 17.
+            ExecutorService virtual = (ExecutorService) Executors.class.getMethod("newVirtualThreadPerTaskExecutor").invoke(null);
+            try {
+                List<Future<Integer>> wrong = new ArrayList<>();
+                for (int task = 0; task < 6; task++) {
+                    int base = task * 1000;
+                    wrong.add((task % 2 == 0 ? platform : virtual).submit(() -> wrongSums(calculator, base)));
+                }
+                for (Future<Integer> result : wrong) {
+                    assertThat(result.get(2, TimeUnit.MINUTES)).isZero();
+                }
+            } finally {
+                platform.shutdownNow();
+                virtual.shutdownNow();
+            }
+        }
+    }
+
+    @Test
+    @EnabledForJreRange(min = JRE.JAVA_21)
+    void aVirtualThreadsCallTimesOutLikeAnyOther() throws Exception {
+        Calculator.Iface calculator = clientOf(serve((request, out) -> true), Duration.ofMillis(300));
+        ExecutorService virtual = (ExecutorService) Executors.class.getMethod("newVirtualThreadPerTaskExecutor").invoke(null);
+        try {
+            Future<Integer> call = virtual.submit(() -> calculator.add(1, 2));
+            assertThatThrownBy(() -> call.get(10, TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class).cause()
+                    .isInstanceOfSatisfying(ThriftTransportFailureException.class,
+                            e -> assertThat(e.getType()).isEqualTo(TTransportException.TIMED_OUT));
+        } finally {
+            virtual.shutdownNow();
+        }
+    }
+
+    private static int wrongSums(Calculator.Iface calculator, int base) throws TException {
+        int wrong = 0;
+        for (int i = 0; i < 200; i++) {
+            if (calculator.add(base, i) != base + i) {
+                wrong++;
+            }
+        }
+        return wrong;
+    }
+
+    private Calculator.Iface clientOf(int port, Duration readTimeout) {
+        client = ThriftClient.builder().server("127.0.0.1", port).readTimeout(readTimeout)
+                .retries(0).failAfterTimeouts(100).maxConnections(1).build();
+        return client.proxy(Calculator.Iface.class);
+    }
+
+    private int serve(ScriptedAddServer.Script script) throws IOException {
+        server = ScriptedAddServer.start(script);
+        return server.port();
+    }
+}
