@@ -3,6 +3,7 @@ package dev.grizzlyboot.memcached.internal.protocol;
 import java.nio.charset.StandardCharsets;
 
 import org.glassfish.grizzly.Buffer;
+import org.glassfish.grizzly.memory.Buffers;
 import org.glassfish.grizzly.memory.HeapMemoryManager;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Param;
@@ -12,7 +13,7 @@ import org.openjdk.jmh.annotations.State;
 
 /**
  * The wire codec: building and writing a GET and a SET (request, operation, bytes into a buffer,
- * as a connection's flush does) and decoding a GET hit (as {@link BinaryProtocolFilter} does). In
+ * as a connection's flush does) and decoding a GET hit (as {@link BinaryProtocolFilter} does: the header in one bulk read, then the body). In
  * the protocol's package because the decoder is package-private.
  * Run by {@code benchmarks/run-jmh.sh}, which sets the mode and iterations.
  */
@@ -24,10 +25,15 @@ public class CodecBenchmark {
     @Param({"32", "512"})
     public int valueSize;
 
+    /** Whether the response arrives in one buffer or, as after a partial read, in a composite of two. */
+    @Param({"false", "true"})
+    public boolean composite;
+
     private final byte[] key = "grizzly-boot:123456".getBytes(StandardCharsets.UTF_8);
     private byte[] value;
     private Buffer out;
     private Buffer hit;
+    private final byte[] header = new byte[Request.HEADER_LENGTH];
 
     @Setup
     public void setUp() {
@@ -38,6 +44,10 @@ public class CodecBenchmark {
         hit.put((byte) 0x81).put(Opcode.GET.code()).putShort((short) 0).put((byte) 4).put((byte) 0).putShort((short) 0)
                 .putInt(4 + valueSize).putInt(7).putLong(42).putInt(0).put(value);
         hit.flip();
+        if (composite) {
+            Buffer tail = hit.split(Request.HEADER_LENGTH / 2);
+            hit = Buffers.appendBuffers(memory, hit, tail);
+        }
     }
 
     @Benchmark
@@ -59,6 +69,7 @@ public class CodecBenchmark {
     @Benchmark
     public Response decodeGetHit() {
         hit.position(0);
-        return BinaryProtocolFilter.decode(hit, 4 + valueSize);
+        hit.get(header);
+        return BinaryProtocolFilter.decode(hit, header);
     }
 }

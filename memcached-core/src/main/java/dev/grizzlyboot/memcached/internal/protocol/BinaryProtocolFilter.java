@@ -39,11 +39,18 @@ public final class BinaryProtocolFilter extends BaseFilter {
     public NextAction handleRead(FilterChainContext ctx) throws IOException {
         Buffer input = ctx.getMessage();
         List<Response> responses = null;
+        // One bulk copy per header: field by field, a composite buffer locates every byte anew.
+        byte[] header = null;
         while (input.remaining() >= Request.HEADER_LENGTH) {
             int start = input.position();
-            int bodyLength = input.getInt(start + 8);
-            String problem = problem(input, start, bodyLength);
+            if (header == null) {
+                header = new byte[Request.HEADER_LENGTH];
+            }
+            input.get(header);
+            int bodyLength = intAt(header, 8);
+            String problem = problem(header, bodyLength);
             if (problem != null) {
+                input.position(start);
                 if (responses != null) {
                     // Answer what came before the garbage first; the rerun on the rest closes the connection.
                     Buffer garbage = input.split(start);
@@ -56,13 +63,14 @@ public final class BinaryProtocolFilter extends BaseFilter {
                         new MemcachedProtocolException("garbage from " + ctx.getConnection().getPeerAddress() + ": " + problem)));
                 return ctx.getStopAction();
             }
-            if (input.remaining() < Request.HEADER_LENGTH + bodyLength) {
+            if (input.remaining() < bodyLength) {
+                input.position(start);
                 break;
             }
             if (responses == null) {
                 responses = new ArrayList<>();
             }
-            responses.add(decode(input, bodyLength));
+            responses.add(decode(input, header));
         }
         if (responses == null) {
             return ctx.getStopAction(input);
@@ -74,10 +82,10 @@ public final class BinaryProtocolFilter extends BaseFilter {
         return partial == null ? ctx.getInvokeAction() : ctx.getInvokeAction(partial, PARTIAL_APPENDER);
     }
 
-    /** Why the header at {@code start} cannot begin a response, or {@code null}. */
-    private String problem(Buffer input, int start, int bodyLength) {
-        byte magic = input.get(start);
-        int keyAndExtras = (input.getShort(start + 2) & 0xFFFF) + (input.get(start + 4) & 0xFF);
+    /** Why a header cannot begin a response, or {@code null}. */
+    private String problem(byte[] header, int bodyLength) {
+        byte magic = header[0];
+        int keyAndExtras = shortAt(header, 2) + (header[4] & 0xFF);
         if (magic != RESPONSE_MAGIC) {
             return String.format("bad magic byte 0x%02x (expected 0x81)", magic & 0xFF);
         }
@@ -90,29 +98,47 @@ public final class BinaryProtocolFilter extends BaseFilter {
         return null;
     }
 
-    /** Decodes one whole response whose header starts at the buffer's position. */
-    static Response decode(Buffer input, int bodyLength) {
-        input.get();
-        byte opcode = input.get();
-        int keyLength = input.getShort() & 0xFFFF;
-        int extrasLength = input.get() & 0xFF;
-        input.get();
-        int status = input.getShort() & 0xFFFF;
-        input.getInt();
-        int opaque = input.getInt();
-        long cas = input.getLong();
-        // Most responses carry no key and many no extras or value: share one empty array for those.
-        byte[] extras = bytes(extrasLength);
+    /**
+     * Decodes the body of one whole response, which starts at the buffer's position, from the
+     * header read just before it. Of the extras only the flags are kept (a GET hit's 4 bytes; no
+     * other response the client reads carries extras), so a hit costs no extras array.
+     */
+    static Response decode(Buffer input, byte[] header) {
+        int keyLength = shortAt(header, 2);
+        int extrasLength = header[4] & 0xFF;
+        int bodyLength = intAt(header, 8);
+        int flags = 0;
+        int skipped = extrasLength;
+        if (extrasLength >= 4) {
+            flags = input.getInt();
+            skipped -= 4;
+        }
+        if (skipped > 0) {
+            input.position(input.position() + skipped);
+        }
+        // Most responses carry no key and many no value: share one empty array for those.
         byte[] key = bytes(keyLength);
         byte[] value = bytes(bodyLength - extrasLength - keyLength);
-        input.get(extras);
         input.get(key);
         input.get(value);
-        return new Response(opcode, status, opaque, cas, extras, key, value);
+        return new Response(header[1], shortAt(header, 6), intAt(header, 12), longAt(header, 16), flags, key, value);
     }
 
     private static byte[] bytes(int length) {
         return length == 0 ? EMPTY : new byte[length];
+    }
+
+    private static int shortAt(byte[] bytes, int offset) {
+        return ((bytes[offset] & 0xFF) << 8) | (bytes[offset + 1] & 0xFF);
+    }
+
+    private static int intAt(byte[] bytes, int offset) {
+        return ((bytes[offset] & 0xFF) << 24) | ((bytes[offset + 1] & 0xFF) << 16) | ((bytes[offset + 2] & 0xFF) << 8)
+                | (bytes[offset + 3] & 0xFF);
+    }
+
+    private static long longAt(byte[] bytes, int offset) {
+        return ((long) intAt(bytes, offset) << 32) | (intAt(bytes, offset + 4) & 0xFFFFFFFFL);
     }
 
     /**
