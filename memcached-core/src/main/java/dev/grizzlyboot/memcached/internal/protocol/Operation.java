@@ -24,6 +24,7 @@ public abstract class Operation<T> {
 
     private final CompletableFuture<T> future = new CompletableFuture<>();
     private final Request[] requests;
+    private final int encodedLength;
     private final long timeoutNanos;
     private final long deadlineNanos;
     private int firstOpaque;
@@ -31,6 +32,11 @@ public abstract class Operation<T> {
 
     protected Operation(Request[] requests, long timeoutNanos) {
         this.requests = requests;
+        int length = 0;
+        for (Request request : requests) {
+            length += request.length();
+        }
+        this.encodedLength = length;
         this.timeoutNanos = timeoutNanos;
         this.deadlineNanos = System.nanoTime() + timeoutNanos;
     }
@@ -91,11 +97,7 @@ public abstract class Operation<T> {
 
     /** Bytes the operation's requests take on the wire. */
     public final int encodedLength() {
-        int length = 0;
-        for (Request request : requests) {
-            length += request.length();
-        }
-        return length;
+        return encodedLength;
     }
 
     /** Writes every request, numbering them from {@code firstOpaque}. */
