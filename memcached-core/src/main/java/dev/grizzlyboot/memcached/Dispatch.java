@@ -58,8 +58,9 @@ final class Dispatch {
 
     private <T> CompletableFuture<T> send(String name, String key, Function<byte[], Request> request, ResponseHandler<T> handler) {
         try {
-            SingleOperation<T> operation = new SingleOperation<>(name, key, request.apply(Keys.encode(key)), timeoutNanos, handler);
-            cluster.sendToReadTarget(key, operation);
+            byte[] keyBytes = Keys.encode(key);
+            SingleOperation<T> operation = new SingleOperation<>(name, key, request.apply(keyBytes), timeoutNanos, handler);
+            cluster.sendToReadTarget(keyBytes, operation);
             return operation.future();
         } catch (MemcachedException | IllegalArgumentException e) {
             return CompletableFuture.failedFuture(e);
@@ -83,7 +84,8 @@ final class Dispatch {
     /** Sends a request to a key's replicas only (the owner already has the write). */
     CompletableFuture<Void> copyToReplicas(String name, String key, Function<byte[], Request> request) {
         try {
-            return sendToReplicas(name, key, request.apply(Keys.encode(key)), cluster.writeTargets(key));
+            byte[] keyBytes = Keys.encode(key);
+            return sendToReplicas(name, key, request.apply(keyBytes), cluster.writeTargets(keyBytes));
         } catch (MemcachedException | IllegalArgumentException e) {
             return CompletableFuture.completedFuture(null);
         }
@@ -152,11 +154,12 @@ final class Dispatch {
             return send(name, key, request, handler);
         }
         try {
-            Request built = request.apply(Keys.encode(key));
-            List<ConnectionPool> targets = cluster.writeTargets(key);
+            byte[] keyBytes = Keys.encode(key);
+            Request built = request.apply(keyBytes);
+            List<ConnectionPool> targets = cluster.writeTargets(keyBytes);
             SingleOperation<T> owner = new SingleOperation<>(name, key, built, timeoutNanos, handler);
             // A key's owner is the server it is read from.
-            cluster.sendToReadTarget(key, owner);
+            cluster.sendToReadTarget(keyBytes, owner);
             return sendToReplicas(name, key, built, targets).thenCompose(done -> owner.future());
         } catch (MemcachedException | IllegalArgumentException e) {
             return CompletableFuture.failedFuture(e);
@@ -192,14 +195,15 @@ final class Dispatch {
         int i = 0;
         for (String key : ordered.keySet()) {
             try {
-                Request built = request.create(key, Keys.encode(key));
+                byte[] keyBytes = Keys.encode(key);
+                Request built = request.create(key, keyBytes);
                 if (replicated) {
-                    List<ConnectionPool> targets = cluster.writeTargets(key);
+                    List<ConnectionPool> targets = cluster.writeTargets(keyBytes);
                     for (int t = 0; t < targets.size(); t++) {
                         batches.computeIfAbsent(targets.get(t), pool -> new Batch()).add(i, key, built, t == 0);
                     }
                 } else {
-                    batches.computeIfAbsent(cluster.readTarget(key), pool -> new Batch()).add(i, key, built, true);
+                    batches.computeIfAbsent(cluster.readTarget(keyBytes), pool -> new Batch()).add(i, key, built, true);
                 }
             } catch (MemcachedException e) {
                 results[i] = new KeyResult<>(Outcome.ERROR, null, 0, e);
