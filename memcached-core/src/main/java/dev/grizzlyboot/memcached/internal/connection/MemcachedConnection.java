@@ -31,6 +31,7 @@ import org.glassfish.grizzly.Grizzly;
 import org.glassfish.grizzly.WriteResult;
 import org.glassfish.grizzly.attributes.Attribute;
 import org.glassfish.grizzly.filterchain.FilterChainContext;
+import org.glassfish.grizzly.memory.Buffers;
 
 /**
  * One pipelined socket to a memcached server. Callers append operations to an outbound queue.
@@ -255,11 +256,10 @@ final class MemcachedConnection {
             }
         });
         // Still connecting, so no flush can run: this thread owns the opaque counter.
-        Buffer buffer = transport.memoryManager().allocate(login.encodedLength());
-        login.writeTo(buffer, nextOpaque);
+        byte[] bytes = new byte[login.encodedLength()];
+        login.writeTo(bytes, 0, nextOpaque);
         nextOpaque += login.requestCount();
-        buffer.flip();
-        write(buffer);
+        write(Buffers.wrap(transport.memoryManager(), bytes));
     }
 
     private void onSetupResponse(Response response) {
@@ -378,15 +378,15 @@ final class MemcachedConnection {
         if (batch.isEmpty()) {
             return;
         }
-        Buffer buffer = transport.memoryManager().allocate(bytes);
+        byte[] encoded = new byte[bytes];
+        int offset = 0;
         for (Operation<?> queued : batch) {
-            queued.writeTo(buffer, nextOpaque);
+            offset = queued.writeTo(encoded, offset, nextOpaque);
             nextOpaque += queued.requestCount();
             inFlight.add(queued);
         }
         batch.clear();
-        buffer.flip();
-        write(buffer);
+        write(Buffers.wrap(transport.memoryManager(), encoded));
         lastActiveNanos = System.nanoTime();
     }
 

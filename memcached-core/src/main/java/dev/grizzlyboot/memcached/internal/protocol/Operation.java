@@ -6,7 +6,6 @@ import java.util.concurrent.TimeUnit;
 import dev.grizzlyboot.memcached.MemcachedException;
 import dev.grizzlyboot.memcached.MemcachedStatusException;
 import dev.grizzlyboot.memcached.MemcachedTimeoutException;
-import org.glassfish.grizzly.Buffer;
 
 /**
  * One or more requests sent together on one connection, and the responses that complete them.
@@ -100,12 +99,18 @@ public abstract class Operation<T> {
         return encodedLength;
     }
 
-    /** Writes every request, numbering them from {@code firstOpaque}. */
-    public final void writeTo(Buffer buffer, int firstOpaque) {
+    /**
+     * Writes every request into {@code target} at {@code offset}, numbering them from {@code firstOpaque}.
+     *
+     * @return the offset after the last request
+     */
+    public final int writeTo(byte[] target, int offset, int firstOpaque) {
         this.firstOpaque = firstOpaque;
+        int next = offset;
         for (int i = 0; i < requests.length; i++) {
-            requests[i].writeTo(buffer, firstOpaque + i);
+            next = requests[i].writeTo(target, next, firstOpaque + i);
         }
+        return next;
     }
 
     /**
