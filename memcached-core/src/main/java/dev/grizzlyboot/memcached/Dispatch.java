@@ -201,10 +201,10 @@ final class Dispatch {
                 if (replicated) {
                     List<ConnectionPool> targets = cluster.writeTargets(keyBytes);
                     for (int t = 0; t < targets.size(); t++) {
-                        batches.computeIfAbsent(targets.get(t), pool -> new Batch(remaining)).add(i, key, built, t == 0);
+                        batchFor(batches, targets.get(t), remaining).add(i, key, built, t == 0);
                     }
                 } else {
-                    batches.computeIfAbsent(cluster.readTarget(keyBytes), pool -> new Batch(remaining)).add(i, key, built, true);
+                    batchFor(batches, cluster.readTarget(keyBytes), remaining).add(i, key, built, true);
                 }
             } catch (MemcachedException e) {
                 results[i] = new KeyResult<>(Outcome.ERROR, null, 0, e);
@@ -236,6 +236,16 @@ final class Dispatch {
             }
             return new BulkResult<>(ordered);
         });
+    }
+
+    /** A pool's batch, created for {@code capacity} keys on first use (no lambda per key, as computeIfAbsent would need). */
+    private static Batch batchFor(Map<ConnectionPool, Batch> batches, ConnectionPool pool, int capacity) {
+        Batch batch = batches.get(pool);
+        if (batch == null) {
+            batch = new Batch(capacity);
+            batches.put(pool, batch);
+        }
+        return batch;
     }
 
     /** The keys and requests of one server's share of a bulk call, in arrays sized up front. */
