@@ -31,7 +31,6 @@ import org.glassfish.grizzly.Grizzly;
 import org.glassfish.grizzly.WriteResult;
 import org.glassfish.grizzly.attributes.Attribute;
 import org.glassfish.grizzly.filterchain.FilterChainContext;
-import org.glassfish.grizzly.memory.Buffers;
 
 /**
  * One pipelined socket to a memcached server. Callers append operations to an outbound queue.
@@ -256,10 +255,9 @@ final class MemcachedConnection {
             }
         });
         // Still connecting, so no flush can run: this thread owns the opaque counter.
-        byte[] bytes = new byte[login.encodedLength()];
-        login.writeTo(bytes, 0, nextOpaque);
+        Buffer buffer = encode(List.of(login), login.encodedLength());
         nextOpaque += login.requestCount();
-        write(Buffers.wrap(transport.memoryManager(), bytes));
+        write(buffer);
     }
 
     private void onSetupResponse(Response response) {
@@ -378,16 +376,36 @@ final class MemcachedConnection {
         if (batch.isEmpty()) {
             return;
         }
-        byte[] encoded = new byte[bytes];
-        int offset = 0;
+        Buffer buffer = encode(batch, bytes);
         for (Operation<?> queued : batch) {
-            offset = queued.writeTo(encoded, offset, nextOpaque);
             nextOpaque += queued.requestCount();
             inFlight.add(queued);
         }
         batch.clear();
-        write(Buffers.wrap(transport.memoryManager(), encoded));
+        write(buffer);
         lastActiveNanos = System.nanoTime();
+    }
+
+    /**
+     * Encodes operations, numbered from {@code nextOpaque}, into a buffer of the transport's
+     * memory manager (pooled on the I/O threads), straight into its array: a buffer's
+     * {@code put} per field checks bounds and position every time.
+     */
+    private Buffer encode(List<Operation<?>> operations, int length) {
+        Buffer buffer = transport.memoryManager().allocate(length);
+        byte[] target = buffer.hasArray() ? buffer.array() : new byte[length];
+        int offset = buffer.hasArray() ? buffer.arrayOffset() + buffer.position() : 0;
+        int opaque = nextOpaque;
+        for (Operation<?> operation : operations) {
+            offset = operation.writeTo(target, offset, opaque);
+            opaque += operation.requestCount();
+        }
+        if (buffer.hasArray()) {
+            buffer.position(buffer.position() + length);
+        } else {
+            buffer.put(target);
+        }
+        return buffer.flip();
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
