@@ -255,7 +255,7 @@ final class Dispatch {
         private final Request[] requests;
         /** Each key's slot in the call's results, or -1 where this server holds only a replica (not reported). */
         private final int[] slots;
-        int size;
+        private int size;
 
         Batch(int capacity) {
             keys = new String[capacity];
