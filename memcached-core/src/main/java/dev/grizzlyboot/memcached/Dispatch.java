@@ -1,6 +1,5 @@
 package dev.grizzlyboot.memcached;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
@@ -58,8 +57,9 @@ final class Dispatch {
 
     private <T> CompletableFuture<T> send(String name, String key, Function<byte[], Request> request, ResponseHandler<T> handler) {
         try {
-            SingleOperation<T> operation = new SingleOperation<>(name, key, request.apply(Keys.encode(key)), timeoutNanos, handler);
-            cluster.sendToReadTarget(key, operation);
+            byte[] keyBytes = Keys.encode(key);
+            SingleOperation<T> operation = new SingleOperation<>(name, key, request.apply(keyBytes), timeoutNanos, handler);
+            cluster.sendToReadTarget(keyBytes, operation);
             return operation.future();
         } catch (MemcachedException | IllegalArgumentException e) {
             return CompletableFuture.failedFuture(e);
@@ -83,7 +83,8 @@ final class Dispatch {
     /** Sends a request to a key's replicas only (the owner already has the write). */
     CompletableFuture<Void> copyToReplicas(String name, String key, Function<byte[], Request> request) {
         try {
-            return sendToReplicas(name, key, request.apply(Keys.encode(key)), cluster.writeTargets(key));
+            byte[] keyBytes = Keys.encode(key);
+            return sendToReplicas(name, key, request.apply(keyBytes), cluster.writeTargets(keyBytes));
         } catch (MemcachedException | IllegalArgumentException e) {
             return CompletableFuture.completedFuture(null);
         }
@@ -152,11 +153,12 @@ final class Dispatch {
             return send(name, key, request, handler);
         }
         try {
-            Request built = request.apply(Keys.encode(key));
-            List<ConnectionPool> targets = cluster.writeTargets(key);
+            byte[] keyBytes = Keys.encode(key);
+            Request built = request.apply(keyBytes);
+            List<ConnectionPool> targets = cluster.writeTargets(keyBytes);
             SingleOperation<T> owner = new SingleOperation<>(name, key, built, timeoutNanos, handler);
             // A key's owner is the server it is read from.
-            cluster.sendToReadTarget(key, owner);
+            cluster.sendToReadTarget(keyBytes, owner);
             return sendToReplicas(name, key, built, targets).thenCompose(done -> owner.future());
         } catch (MemcachedException | IllegalArgumentException e) {
             return CompletableFuture.failedFuture(e);
@@ -191,15 +193,18 @@ final class Dispatch {
         Map<ConnectionPool, Batch> batches = new IdentityHashMap<>();
         int i = 0;
         for (String key : ordered.keySet()) {
+            // A batch takes at most one request per key from here on: sized for them, it never grows.
+            int remaining = results.length - i;
             try {
-                Request built = request.create(key, Keys.encode(key));
+                byte[] keyBytes = Keys.encode(key);
+                Request built = request.create(key, keyBytes);
                 if (replicated) {
-                    List<ConnectionPool> targets = cluster.writeTargets(key);
+                    List<ConnectionPool> targets = cluster.writeTargets(keyBytes);
                     for (int t = 0; t < targets.size(); t++) {
-                        batches.computeIfAbsent(targets.get(t), pool -> new Batch()).add(i, key, built, t == 0);
+                        batchFor(batches, targets.get(t), remaining).add(i, key, built, t == 0);
                     }
                 } else {
-                    batches.computeIfAbsent(cluster.readTarget(key), pool -> new Batch()).add(i, key, built, true);
+                    batchFor(batches, cluster.readTarget(keyBytes), remaining).add(i, key, built, true);
                 }
             } catch (MemcachedException e) {
                 results[i] = new KeyResult<>(Outcome.ERROR, null, 0, e);
@@ -210,12 +215,12 @@ final class Dispatch {
         int next = 0;
         for (Map.Entry<ConnectionPool, Batch> entry : batches.entrySet()) {
             Batch batch = entry.getValue();
-            BulkOperation<T> operation = new BulkOperation<>(name, batch.keys,
-                    batch.requests.toArray(Request[]::new), timeoutNanos, handler, silentOutcome);
+            BulkOperation<T> operation = new BulkOperation<>(name, batch.keys(), batch.requests(), timeoutNanos, handler,
+                    silentOutcome);
             entry.getKey().send(operation);
             // Each batch writes only its own keys' slots; allOf orders those writes before the read below.
             sent[next++] = operation.future().handle((batchResults, error) -> {
-                for (int j = 0; j < batch.keys.size(); j++) {
+                for (int j = 0; j < batch.size; j++) {
                     if (batch.owner(j)) {
                         results[batch.index(j)] = error == null ? batchResults[j]
                                 : new KeyResult<>(Outcome.ERROR, null, 0, Answers.asMemcached(error));
@@ -233,20 +238,47 @@ final class Dispatch {
         });
     }
 
-    /** The keys and requests of one server's share of a bulk call. */
+    /** A pool's batch, created for {@code capacity} keys on first use (no lambda per key, as computeIfAbsent would need). */
+    private static Batch batchFor(Map<ConnectionPool, Batch> batches, ConnectionPool pool, int capacity) {
+        Batch batch = batches.get(pool);
+        if (batch == null) {
+            batch = new Batch(capacity);
+            batches.put(pool, batch);
+        }
+        return batch;
+    }
+
+    /** The keys and requests of one server's share of a bulk call, in arrays sized up front. */
     private static final class Batch {
-        final List<String> keys = new ArrayList<>();
-        final List<Request> requests = new ArrayList<>();
+        private final String[] keys;
+        /** One slot more than keys, for the terminator. */
+        private final Request[] requests;
         /** Each key's slot in the call's results, or -1 where this server holds only a replica (not reported). */
-        private int[] slots = new int[16];
+        private final int[] slots;
+        private int size;
+
+        Batch(int capacity) {
+            keys = new String[capacity];
+            requests = new Request[capacity + 1];
+            slots = new int[capacity];
+        }
 
         void add(int keyIndex, String key, Request request, boolean isOwner) {
-            if (keys.size() == slots.length) {
-                slots = Arrays.copyOf(slots, slots.length * 2);
-            }
-            slots[keys.size()] = isOwner ? keyIndex : -1;
-            keys.add(key);
-            requests.add(request);
+            slots[size] = isOwner ? keyIndex : -1;
+            keys[size] = key;
+            requests[size] = request;
+            size++;
+        }
+
+        List<String> keys() {
+            return Arrays.asList(keys).subList(0, size);
+        }
+
+        /** The requests, then the terminator. */
+        Request[] requests() {
+            Request[] all = size + 1 == requests.length ? requests : Arrays.copyOf(requests, size + 1);
+            all[size] = BulkOperation.TERMINATOR;
+            return all;
         }
 
         boolean owner(int position) {

@@ -4,10 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import dev.grizzlyboot.testsupport.MemcachedExtension;
 import org.junit.jupiter.api.AfterAll;
@@ -141,10 +147,59 @@ class BulkOperationsTest {
         assertThat(result.values()).containsEntry(keys.get(0), "v");
     }
 
+    @Test
+    void concurrentGetMultisGetEveryKeysOwnValueAtEverySizeBoundary() throws Exception {
+        // Sizes around the header (24 B), the flags (4 B) and typical read-buffer sizes, so that
+        // responses end mid-header and mid-body and arrive in composite buffers.
+        int[] sizes = {0, 1, 3, 4, 5, 23, 24, 25, 127, 128, 1023, 1024, 8191, 8192, 8193, 65535, 65536, 65537, 300_000};
+        Map<String, byte[]> stored = new LinkedHashMap<>();
+        List<String> keys = new ArrayList<>();
+        for (String key : keys(sizes.length * 2)) {
+            // Each key's own bytes: a value handed to another key would not match.
+            byte[] value = new byte[sizes[stored.size() % sizes.length]];
+            new Random(key.hashCode()).nextBytes(value);
+            stored.put(key, value);
+            keys.add(key);
+            keys.add("missing-" + key);
+        }
+        stored.forEach((key, value) -> blocking.set(key, value, Duration.ZERO));
+        assertThat(stored.keySet().stream().map(client::serverFor).distinct()).hasSize(2);
+
+        ExecutorService callers = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<?>> rounds = new ArrayList<>();
+            for (int caller = 0; caller < 8; caller++) {
+                List<String> order = new ArrayList<>(keys);
+                Collections.shuffle(order, new Random(caller));
+                rounds.add(callers.submit(() -> {
+                    for (int round = 0; round < 20; round++) {
+                        BulkResult<Object> read = blocking.getMulti(order);
+                        assertThat(new ArrayList<>(read.asMap().keySet())).isEqualTo(order);
+                        for (String key : order) {
+                            byte[] expected = stored.get(key);
+                            if (expected == null) {
+                                assertThat(read.outcome(key)).as(key).isEqualTo(Outcome.NOT_FOUND);
+                            } else {
+                                assertThat(read.outcome(key)).as(key).isEqualTo(Outcome.FOUND);
+                                assertThat((byte[]) read.get(key).value()).as(key).isEqualTo(expected);
+                            }
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> round : rounds) {
+                round.get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            callers.shutdownNow();
+        }
+    }
+
     /** Random bytes, so that compression cannot shrink them under the limit. */
     static byte[] incompressible(int size) {
         byte[] bytes = new byte[size];
-        new java.util.Random(size).nextBytes(bytes);
+        new Random(size).nextBytes(bytes);
         return bytes;
     }
 }

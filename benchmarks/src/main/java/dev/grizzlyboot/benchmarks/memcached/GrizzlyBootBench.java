@@ -49,7 +49,7 @@ final class GrizzlyBootBench implements BenchClient {
     /** Our client with the given knobs, labelled as a tuned variant. */
     static GrizzlyBootBench tuned(ClientTarget target, Knobs knobs) {
         MemcachedClientBuilder builder = builder(target)
-                .connectionsPerServer(1, knobs.maxConnections())
+                .connectionsPerServer(knobs.minConnections(), knobs.maxConnections())
                 .pipelineDepth(knobs.pipelineDepth())
                 .ioThreads(knobs.ioThreads());
         if (knobs.metrics()) {
@@ -116,14 +116,15 @@ final class GrizzlyBootBench implements BenchClient {
     }
 
     /**
-     * The builder knobs a tuned variant sets: {@code connectionsPerServer(1, maxConnections)},
+     * The builder knobs a tuned variant sets: {@code connectionsPerServer(minConnections, maxConnections)},
      * {@code pipelineDepth}, {@code ioThreads}, and whether its meters go to a Micrometer
-     * {@code SimpleMeterRegistry}. Written and parsed as {@code c4/d32/io2}, with {@code /metrics}
-     * for the meters.
+     * {@code SimpleMeterRegistry}. Written and parsed as {@code c4/d32/io2}, with {@code /m2} for
+     * connections opened at start-up (1 when absent) and {@code /metrics} for the meters.
      */
-    record Knobs(int maxConnections, int pipelineDepth, int ioThreads, boolean metrics) {
+    record Knobs(int minConnections, int maxConnections, int pipelineDepth, int ioThreads, boolean metrics) {
 
         static Knobs parse(String text) {
+            int minConnections = 1;
             int connections = 4;
             int depth = 32;
             int io = 2;
@@ -135,18 +136,21 @@ final class GrizzlyBootBench implements BenchClient {
                     io = Integer.parseInt(part.substring(2));
                 } else if (part.startsWith("c")) {
                     connections = Integer.parseInt(part.substring(1));
+                } else if (part.startsWith("m")) {
+                    minConnections = Integer.parseInt(part.substring(1));
                 } else if (part.startsWith("d")) {
                     depth = Integer.parseInt(part.substring(1));
                 } else {
                     throw new IllegalArgumentException("expected knobs like c4/d32/io2, got " + text);
                 }
             }
-            return new Knobs(connections, depth, io, metrics);
+            return new Knobs(minConnections, connections, depth, io, metrics);
         }
 
         @Override
         public String toString() {
-            return "c" + maxConnections + "/d" + pipelineDepth + "/io" + ioThreads + (metrics ? "/metrics" : "");
+            return "c" + maxConnections + "/d" + pipelineDepth + "/io" + ioThreads + (minConnections == 1 ? "" : "/m" + minConnections)
+                    + (metrics ? "/metrics" : "");
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.grizzlyboot.memcached.internal.cluster;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.stream.IntStream;
 
@@ -10,7 +11,8 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * Finding a key's server on the Ketama ring ({@link KetamaRing#locate(String)}): an MD5 of the key
+ * Finding a key's server on the Ketama ring ({@link KetamaRing#locate(byte[])}): an MD5 of the
+ * key's UTF-8 bytes (as {@code Keys.encode} made them)
  * and a binary search over 160 points per server; one server skips both. Run by
  * {@code benchmarks/run-jmh.sh}, which sets the mode and iterations.
  */
@@ -21,7 +23,7 @@ public class KetamaBenchmark {
     public int servers;
 
     private KetamaRing<String> ring;
-    private final String[] keys = new String[1024];
+    private final byte[][] keys = new byte[1024][];
     private int next;
 
     @Setup
@@ -29,7 +31,7 @@ public class KetamaBenchmark {
         List<String> names = IntStream.range(0, servers).mapToObj(i -> "127.0.0.1:" + (11211 + i)).toList();
         ring = KetamaRing.of(names, names);
         for (int i = 0; i < keys.length; i++) {
-            keys[i] = "grizzly-boot:" + (100_000 + i * 7);
+            keys[i] = ("grizzly-boot:" + (100_000 + i * 7)).getBytes(StandardCharsets.UTF_8);
         }
     }
 

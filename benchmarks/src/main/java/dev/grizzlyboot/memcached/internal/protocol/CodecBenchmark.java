@@ -1,9 +1,8 @@
 package dev.grizzlyboot.memcached.internal.protocol;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
-import org.glassfish.grizzly.Buffer;
-import org.glassfish.grizzly.memory.HeapMemoryManager;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
@@ -11,9 +10,10 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * The wire codec: building and writing a GET and a SET (request, operation, bytes into a buffer,
- * as a connection's flush does) and decoding a GET hit (as {@link BinaryProtocolFilter} does). In
- * the protocol's package because the decoder is package-private.
+ * The wire codec: building and writing a GET and a SET (request, operation, bytes into an array,
+ * as a connection's flush does) and decoding a GET hit (as {@link BinaryProtocolFilter} does,
+ * from the array of the bytes read). In the protocol's package because the decoder is
+ * package-private.
  * Run by {@code benchmarks/run-jmh.sh}, which sets the mode and iterations.
  */
 @State(Scope.Thread)
@@ -26,39 +26,31 @@ public class CodecBenchmark {
 
     private final byte[] key = "grizzly-boot:123456".getBytes(StandardCharsets.UTF_8);
     private byte[] value;
-    private Buffer out;
-    private Buffer hit;
+    private final byte[] out = new byte[64 * 1024];
+    private byte[] hit;
 
     @Setup
     public void setUp() {
         value = new byte[valueSize];
-        HeapMemoryManager memory = new HeapMemoryManager();
-        out = memory.allocate(64 * 1024);
-        hit = memory.allocate(Request.HEADER_LENGTH + 4 + valueSize);
-        hit.put((byte) 0x81).put(Opcode.GET.code()).putShort((short) 0).put((byte) 4).put((byte) 0).putShort((short) 0)
-                .putInt(4 + valueSize).putInt(7).putLong(42).putInt(0).put(value);
-        hit.flip();
+        hit = ByteBuffer.allocate(Request.HEADER_LENGTH + 4 + valueSize)
+                .put((byte) 0x81).put(Opcode.GET.code()).putShort((short) 0).put((byte) 4).put((byte) 0).putShort((short) 0)
+                .putInt(4 + valueSize).putInt(7).putLong(42).putInt(0).put(value).array();
     }
 
     @Benchmark
-    public Buffer encodeGet() {
-        out.clear();
-        new SingleOperation<>("get", "grizzly-boot:123456", Request.keyed(Opcode.GET, key), 1_000_000_000L, VALUE)
-                .writeTo(out, 7);
-        return out;
+    public int encodeGet() {
+        return new SingleOperation<>("get", "grizzly-boot:123456", Request.keyed(Opcode.GET, key), 1_000_000_000L, VALUE)
+                .writeTo(out, 0, 7);
     }
 
     @Benchmark
-    public Buffer encodeSet() {
-        out.clear();
-        new SingleOperation<>("set", "grizzly-boot:123456", Request.store(Opcode.SET, key, 0, 3600, value, 0), 1_000_000_000L,
-                VALUE).writeTo(out, 7);
-        return out;
+    public int encodeSet() {
+        return new SingleOperation<>("set", "grizzly-boot:123456", Request.store(Opcode.SET, key, 0, 3600, value, 0),
+                1_000_000_000L, VALUE).writeTo(out, 0, 7);
     }
 
     @Benchmark
     public Response decodeGetHit() {
-        hit.position(0);
-        return BinaryProtocolFilter.decode(hit, 4 + valueSize);
+        return BinaryProtocolFilter.decode(hit, 0);
     }
 }

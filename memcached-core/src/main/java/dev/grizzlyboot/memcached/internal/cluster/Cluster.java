@@ -1,5 +1,6 @@
 package dev.grizzlyboot.memcached.internal.cluster;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -67,8 +68,8 @@ public final class Cluster implements AutoCloseable {
         this.topology = Topology.of(nodes, settings);
     }
 
-    /** The pool to read a key from. */
-    public ConnectionPool readTarget(String key) {
+    /** The pool to read a key from, given as its UTF-8 bytes. */
+    public ConnectionPool readTarget(byte[] key) {
         return topology.readTarget(key).pool();
     }
 
@@ -76,14 +77,14 @@ public final class Cluster implements AutoCloseable {
      * Sends an operation to the server a key is read from. If that server was removed after the
      * route was read and can no longer take it, routes once more by the current list.
      */
-    public void sendToReadTarget(String key, Operation<?> operation) {
+    public void sendToReadTarget(byte[] key, Operation<?> operation) {
         if (!readTarget(key).trySend(operation)) {
             readTarget(key).send(operation);
         }
     }
 
-    /** The pools a write of a key goes to, the key's owner first. */
-    public List<ConnectionPool> writeTargets(String key) {
+    /** The pools a write of a key (its UTF-8 bytes) goes to, the key's owner first. */
+    public List<ConnectionPool> writeTargets(byte[] key) {
         List<Node> nodes = topology.writeTargets(key);
         List<ConnectionPool> targets = new ArrayList<>(nodes.size());
         for (Node node : nodes) {
@@ -113,7 +114,7 @@ public final class Cluster implements AutoCloseable {
 
     /** The server a key is read from now (its owner, or where failover sends it). */
     public ServerAddress serverFor(String key) {
-        return topology.readTarget(key).address();
+        return topology.readTarget(key.getBytes(StandardCharsets.UTF_8)).address();
     }
 
     /** The server that owns a key by the server list alone, ignoring failures. */
@@ -317,7 +318,7 @@ public final class Cluster implements AutoCloseable {
             return false;
         }
         try {
-            ConnectionPool target = readTarget(key);
+            ConnectionPool target = readTarget(key.getBytes(StandardCharsets.UTF_8));
             if (target == failed.pool()) {
                 return false;
             }

@@ -1,6 +1,7 @@
 package dev.grizzlyboot.memcached.internal.cluster;
 
 import java.nio.charset.StandardCharsets;
+import java.security.DigestException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -28,13 +29,7 @@ import dev.grizzlyboot.memcached.cluster.ServerAddress;
 public final class KetamaRing<S> {
 
     private static final int POINTS_PER_SERVER = 160;
-    private static final ThreadLocal<MessageDigest> MD5 = ThreadLocal.withInitial(() -> {
-        try {
-            return MessageDigest.getInstance("MD5");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("the JDK always has MD5", e);
-        }
-    });
+    private static final ThreadLocal<KeyDigest> KEY_DIGEST = ThreadLocal.withInitial(KeyDigest::new);
 
     private final long[] points;
     private final Object[] owners;
@@ -122,9 +117,9 @@ public final class KetamaRing<S> {
         return (int) Math.floor(share * (float) POINTS_PER_SERVER / 4 * (float) servers + 0.0000000001) * 4;
     }
 
-    /** The owner of a key. */
+    /** The owner of a key, given as its UTF-8 bytes (which are what is hashed). */
     @SuppressWarnings("unchecked")
-    public S locate(String key) {
+    public S locate(byte[] key) {
         if (servers == 1) {
             return (S) owners[0];
         }
@@ -136,7 +131,7 @@ public final class KetamaRing<S> {
      * when the ring has fewer servers): the key's owner first, then where its replicas go.
      */
     @SuppressWarnings("unchecked")
-    public List<S> locate(String key, int count) {
+    public List<S> locate(byte[] key, int count) {
         int wanted = Math.min(count, servers);
         List<S> found = new ArrayList<>(wanted);
         int index = servers == 1 ? 0 : indexOf(key);
@@ -154,8 +149,8 @@ public final class KetamaRing<S> {
         return servers;
     }
 
-    private int indexOf(String key) {
-        long hash = point(md5(key), 0);
+    private int indexOf(byte[] key) {
+        long hash = KEY_DIGEST.get().point(key);
         int index = Arrays.binarySearch(points, hash);
         if (index < 0) {
             index = -index - 1;
@@ -183,6 +178,31 @@ public final class KetamaRing<S> {
     }
 
     private static byte[] md5(String text) {
-        return MD5.get().digest(text.getBytes(StandardCharsets.UTF_8));
+        return newMd5().digest(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static MessageDigest newMd5() {
+        try {
+            return MessageDigest.getInstance("MD5");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("the JDK always has MD5", e);
+        }
+    }
+
+    /** One thread's MD5 and the array it digests into, so that hashing a key allocates nothing. */
+    private static final class KeyDigest {
+
+        private final MessageDigest md5 = newMd5();
+        private final byte[] digest = new byte[16];
+
+        long point(byte[] key) {
+            md5.update(key);
+            try {
+                md5.digest(digest, 0, digest.length);
+            } catch (DigestException e) {
+                throw new IllegalStateException("16 bytes always hold an MD5", e);
+            }
+            return KetamaRing.point(digest, 0);
+        }
     }
 }

@@ -1,5 +1,6 @@
 package dev.grizzlyboot.memcached.internal.cluster;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -57,7 +58,7 @@ final class Topology {
     }
 
     /** The server to read a key from: its owner, or (owner failed) the first live replica or next live server. */
-    Node readTarget(String key) {
+    Node readTarget(byte[] key) {
         if (failover) {
             if (live == null) {
                 throw nodes.get(0).unavailableAll();
@@ -81,7 +82,7 @@ final class Topology {
     }
 
     /** The servers a write of a key goes to, its owner first; never empty. */
-    List<Node> writeTargets(String key) {
+    List<Node> writeTargets(byte[] key) {
         if (failover) {
             if (live == null) {
                 throw nodes.get(0).unavailableAll();
@@ -103,7 +104,7 @@ final class Topology {
 
     /** The owner of a key when every server is up: where the key lives by the configured list alone. */
     Node owner(String key) {
-        return all.locate(key);
+        return all.locate(key.getBytes(StandardCharsets.UTF_8));
     }
 
     private KetamaRing<Node> ring(List<Node> nodes) {

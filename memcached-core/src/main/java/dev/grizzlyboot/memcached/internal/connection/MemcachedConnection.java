@@ -255,10 +255,8 @@ final class MemcachedConnection {
             }
         });
         // Still connecting, so no flush can run: this thread owns the opaque counter.
-        Buffer buffer = transport.memoryManager().allocate(login.encodedLength());
-        login.writeTo(buffer, nextOpaque);
+        Buffer buffer = encode(List.of(login), login.encodedLength());
         nextOpaque += login.requestCount();
-        buffer.flip();
         write(buffer);
     }
 
@@ -378,16 +376,36 @@ final class MemcachedConnection {
         if (batch.isEmpty()) {
             return;
         }
-        Buffer buffer = transport.memoryManager().allocate(bytes);
+        Buffer buffer = encode(batch, bytes);
         for (Operation<?> queued : batch) {
-            queued.writeTo(buffer, nextOpaque);
             nextOpaque += queued.requestCount();
             inFlight.add(queued);
         }
         batch.clear();
-        buffer.flip();
         write(buffer);
         lastActiveNanos = System.nanoTime();
+    }
+
+    /**
+     * Encodes operations, numbered from {@code nextOpaque}, into a buffer of the transport's
+     * memory manager (pooled on the I/O threads), straight into its array: a buffer's
+     * {@code put} per field checks bounds and position every time.
+     */
+    private Buffer encode(List<Operation<?>> operations, int length) {
+        Buffer buffer = transport.memoryManager().allocate(length);
+        byte[] target = buffer.hasArray() ? buffer.array() : new byte[length];
+        int offset = buffer.hasArray() ? buffer.arrayOffset() + buffer.position() : 0;
+        int opaque = nextOpaque;
+        for (Operation<?> operation : operations) {
+            offset = operation.writeTo(target, offset, opaque);
+            opaque += operation.requestCount();
+        }
+        if (buffer.hasArray()) {
+            buffer.position(buffer.position() + length);
+        } else {
+            buffer.put(target);
+        }
+        return buffer.flip();
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})

@@ -2,6 +2,7 @@ package dev.grizzlyboot.memcached.internal.protocol;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import dev.grizzlyboot.memcached.MemcachedProtocolException;
@@ -38,15 +39,37 @@ public final class BinaryProtocolFilter extends BaseFilter {
     @Override
     public NextAction handleRead(FilterChainContext ctx) throws IOException {
         Buffer input = ctx.getMessage();
+        int start = input.position();
+        int available = input.remaining();
+        int firstBody = available < Request.HEADER_LENGTH ? 0 : input.getInt(start + 8);
+        if (available < Request.HEADER_LENGTH || (firstBody >= 0 && firstBody <= maxBodyLength
+                && available - Request.HEADER_LENGTH < firstBody)) {
+            // Not even one whole response yet (a large value arrives over many reads): wait, copying nothing.
+            return ctx.getStopAction(input);
+        }
+        // Decode from a plain array: a heap buffer's own, or one copy of a composite buffer's bytes
+        // (read field by field, a composite buffer locates every byte in its parts anew).
+        byte[] bytes;
+        int base;
+        if (input.hasArray()) {
+            bytes = input.array();
+            base = input.arrayOffset() + start;
+        } else {
+            bytes = new byte[available];
+            base = 0;
+            input.get(bytes);
+            input.position(start);
+        }
         List<Response> responses = null;
-        while (input.remaining() >= Request.HEADER_LENGTH) {
-            int start = input.position();
-            int bodyLength = input.getInt(start + 8);
-            String problem = problem(input, start, bodyLength);
+        int decoded = 0;
+        while (available - decoded >= Request.HEADER_LENGTH) {
+            int at = base + decoded;
+            int bodyLength = intAt(bytes, at + 8);
+            String problem = problem(bytes, at, bodyLength);
             if (problem != null) {
                 if (responses != null) {
                     // Answer what came before the garbage first; the rerun on the rest closes the connection.
-                    Buffer garbage = input.split(start);
+                    Buffer garbage = input.split(start + decoded);
                     input.tryDispose();
                     ctx.setMessage(responses);
                     return ctx.getInvokeAction(garbage);
@@ -56,14 +79,16 @@ public final class BinaryProtocolFilter extends BaseFilter {
                         new MemcachedProtocolException("garbage from " + ctx.getConnection().getPeerAddress() + ": " + problem)));
                 return ctx.getStopAction();
             }
-            if (input.remaining() < Request.HEADER_LENGTH + bodyLength) {
+            if (available - decoded - Request.HEADER_LENGTH < bodyLength) {
                 break;
             }
             if (responses == null) {
                 responses = new ArrayList<>();
             }
-            responses.add(decode(input, bodyLength));
+            responses.add(decode(bytes, at));
+            decoded += Request.HEADER_LENGTH + bodyLength;
         }
+        input.position(start + decoded);
         if (responses == null) {
             return ctx.getStopAction(input);
         }
@@ -74,10 +99,10 @@ public final class BinaryProtocolFilter extends BaseFilter {
         return partial == null ? ctx.getInvokeAction() : ctx.getInvokeAction(partial, PARTIAL_APPENDER);
     }
 
-    /** Why the header at {@code start} cannot begin a response, or {@code null}. */
-    private String problem(Buffer input, int start, int bodyLength) {
-        byte magic = input.get(start);
-        int keyAndExtras = (input.getShort(start + 2) & 0xFFFF) + (input.get(start + 4) & 0xFF);
+    /** Why the header at {@code at} cannot begin a response, or {@code null}. */
+    private String problem(byte[] bytes, int at, int bodyLength) {
+        byte magic = bytes[at];
+        int keyAndExtras = shortAt(bytes, at + 2) + (bytes[at + 4] & 0xFF);
         if (magic != RESPONSE_MAGIC) {
             return String.format("bad magic byte 0x%02x (expected 0x81)", magic & 0xFF);
         }
@@ -90,29 +115,38 @@ public final class BinaryProtocolFilter extends BaseFilter {
         return null;
     }
 
-    /** Decodes one whole response whose header starts at the buffer's position. */
-    static Response decode(Buffer input, int bodyLength) {
-        input.get();
-        byte opcode = input.get();
-        int keyLength = input.getShort() & 0xFFFF;
-        int extrasLength = input.get() & 0xFF;
-        input.get();
-        int status = input.getShort() & 0xFFFF;
-        input.getInt();
-        int opaque = input.getInt();
-        long cas = input.getLong();
-        // Most responses carry no key and many no extras or value: share one empty array for those.
-        byte[] extras = bytes(extrasLength);
-        byte[] key = bytes(keyLength);
-        byte[] value = bytes(bodyLength - extrasLength - keyLength);
-        input.get(extras);
-        input.get(key);
-        input.get(value);
-        return new Response(opcode, status, opaque, cas, extras, key, value);
+    /**
+     * Decodes the whole response whose header starts at {@code at}. Of the extras only the flags
+     * are kept (a GET hit's 4 bytes; no other response the client reads carries extras), so a hit
+     * costs no extras array.
+     */
+    static Response decode(byte[] bytes, int at) {
+        int keyLength = shortAt(bytes, at + 2);
+        int extrasLength = bytes[at + 4] & 0xFF;
+        int bodyLength = intAt(bytes, at + 8);
+        int flags = extrasLength >= 4 ? intAt(bytes, at + Request.HEADER_LENGTH) : 0;
+        int keyStart = at + Request.HEADER_LENGTH + extrasLength;
+        // Most responses carry no key and many no value: share one empty array for those.
+        byte[] key = copy(bytes, keyStart, keyLength);
+        byte[] value = copy(bytes, keyStart + keyLength, bodyLength - extrasLength - keyLength);
+        return new Response(bytes[at + 1], shortAt(bytes, at + 6), intAt(bytes, at + 12), longAt(bytes, at + 16), flags, key, value);
     }
 
-    private static byte[] bytes(int length) {
-        return length == 0 ? EMPTY : new byte[length];
+    private static byte[] copy(byte[] bytes, int from, int length) {
+        return length == 0 ? EMPTY : Arrays.copyOfRange(bytes, from, from + length);
+    }
+
+    private static int shortAt(byte[] bytes, int offset) {
+        return ((bytes[offset] & 0xFF) << 8) | (bytes[offset + 1] & 0xFF);
+    }
+
+    private static int intAt(byte[] bytes, int offset) {
+        return ((bytes[offset] & 0xFF) << 24) | ((bytes[offset + 1] & 0xFF) << 16) | ((bytes[offset + 2] & 0xFF) << 8)
+                | (bytes[offset + 3] & 0xFF);
+    }
+
+    private static long longAt(byte[] bytes, int offset) {
+        return ((long) intAt(bytes, offset) << 32) | (intAt(bytes, offset + 4) & 0xFFFFFFFFL);
     }
 
     /**

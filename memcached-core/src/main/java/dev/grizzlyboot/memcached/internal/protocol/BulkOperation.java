@@ -24,16 +24,26 @@ public final class BulkOperation<T> extends Operation<KeyResult<T>[]> {
         KeyResult<T> handle(Response response, BulkOperation<T> operation);
     }
 
+    /** The request that ends every batch: its answer proves the server processed all before it. */
+    public static final Request TERMINATOR = Request.of(Opcode.NOOP);
+
     private final String name;
     private final List<String> keys;
     private final KeyHandler<T> handler;
     private final KeyResult<T> silentOutcome;
     private final KeyResult<T>[] results;
 
+    /**
+     * @param keys     the keys, one per quiet request
+     * @param requests a quiet request per key, in the order of {@code keys}, then {@link #TERMINATOR}
+     */
     @SuppressWarnings("unchecked")
-    public BulkOperation(String name, List<String> keys, Request[] quietRequests, long timeoutNanos,
+    public BulkOperation(String name, List<String> keys, Request[] requests, long timeoutNanos,
             KeyHandler<T> handler, Outcome silentOutcome) {
-        super(withNoop(quietRequests), timeoutNanos);
+        super(requests, timeoutNanos);
+        if (requests.length != keys.size() + 1 || requests[keys.size()] != TERMINATOR) {
+            throw new IllegalArgumentException("a bulk operation needs one request per key and the terminator last");
+        }
         this.name = name;
         this.keys = keys;
         this.handler = handler;
@@ -76,12 +86,5 @@ public final class BulkOperation<T> extends Operation<KeyResult<T>[]> {
     @Override
     protected String describe() {
         return name + " of " + keys.size() + " keys";
-    }
-
-    private static Request[] withNoop(Request[] quietRequests) {
-        Request[] all = new Request[quietRequests.length + 1];
-        System.arraycopy(quietRequests, 0, all, 0, quietRequests.length);
-        all[quietRequests.length] = Request.of(Opcode.NOOP);
-        return all;
     }
 }

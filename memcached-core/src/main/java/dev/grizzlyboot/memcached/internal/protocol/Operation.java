@@ -6,7 +6,6 @@ import java.util.concurrent.TimeUnit;
 import dev.grizzlyboot.memcached.MemcachedException;
 import dev.grizzlyboot.memcached.MemcachedStatusException;
 import dev.grizzlyboot.memcached.MemcachedTimeoutException;
-import org.glassfish.grizzly.Buffer;
 
 /**
  * One or more requests sent together on one connection, and the responses that complete them.
@@ -24,6 +23,7 @@ public abstract class Operation<T> {
 
     private final CompletableFuture<T> future = new CompletableFuture<>();
     private final Request[] requests;
+    private final int encodedLength;
     private final long timeoutNanos;
     private final long deadlineNanos;
     private int firstOpaque;
@@ -31,6 +31,11 @@ public abstract class Operation<T> {
 
     protected Operation(Request[] requests, long timeoutNanos) {
         this.requests = requests;
+        int length = 0;
+        for (Request request : requests) {
+            length += request.length();
+        }
+        this.encodedLength = length;
         this.timeoutNanos = timeoutNanos;
         this.deadlineNanos = System.nanoTime() + timeoutNanos;
     }
@@ -91,19 +96,21 @@ public abstract class Operation<T> {
 
     /** Bytes the operation's requests take on the wire. */
     public final int encodedLength() {
-        int length = 0;
-        for (Request request : requests) {
-            length += request.length();
-        }
-        return length;
+        return encodedLength;
     }
 
-    /** Writes every request, numbering them from {@code firstOpaque}. */
-    public final void writeTo(Buffer buffer, int firstOpaque) {
+    /**
+     * Writes every request into {@code target} at {@code offset}, numbering them from {@code firstOpaque}.
+     *
+     * @return the offset after the last request
+     */
+    public final int writeTo(byte[] target, int offset, int firstOpaque) {
         this.firstOpaque = firstOpaque;
+        int next = offset;
         for (int i = 0; i < requests.length; i++) {
-            requests[i].writeTo(buffer, firstOpaque + i);
+            next = requests[i].writeTo(target, next, firstOpaque + i);
         }
+        return next;
     }
 
     /**

@@ -1,9 +1,6 @@
 package dev.grizzlyboot.memcached.internal.protocol;
 
 import java.nio.charset.StandardCharsets;
-
-import org.glassfish.grizzly.Buffer;
-
 /**
  * One binary-protocol request: header fields, extras, key and value. The opaque field is filled
  * in when the request is written, by the connection that sends it. Immutable.
@@ -89,20 +86,31 @@ public final class Request {
         return HEADER_LENGTH + extras.length + key.length + value.length;
     }
 
-    /** Writes this request into {@code buffer} with the given opaque. */
-    void writeTo(Buffer buffer, int opaque) {
-        buffer.put(MAGIC);
-        buffer.put(opcode.code());
-        buffer.putShort((short) key.length);
-        buffer.put((byte) extras.length);
-        buffer.put((byte) 0);
-        buffer.putShort((short) 0);
-        buffer.putInt(extras.length + key.length + value.length);
-        buffer.putInt(opaque);
-        buffer.putLong(cas);
-        buffer.put(extras);
-        buffer.put(key);
-        buffer.put(value);
+    /**
+     * Writes this request with the given opaque into {@code target} at {@code offset}, straight
+     * into the array (a buffer's {@code put} per field checks bounds and position every time).
+     *
+     * @return the offset after the request
+     */
+    int writeTo(byte[] target, int offset, int opaque) {
+        target[offset] = MAGIC;
+        target[offset + 1] = opcode.code();
+        target[offset + 2] = (byte) (key.length >>> 8);
+        target[offset + 3] = (byte) key.length;
+        target[offset + 4] = (byte) extras.length;
+        target[offset + 5] = 0;
+        target[offset + 6] = 0;
+        target[offset + 7] = 0;
+        putInt(target, offset + 8, extras.length + key.length + value.length);
+        putInt(target, offset + 12, opaque);
+        putLong(target, offset + 16, cas);
+        int next = offset + HEADER_LENGTH;
+        System.arraycopy(extras, 0, target, next, extras.length);
+        next += extras.length;
+        System.arraycopy(key, 0, target, next, key.length);
+        next += key.length;
+        System.arraycopy(value, 0, target, next, value.length);
+        return next + value.length;
     }
 
     Opcode opcode() {

@@ -12,11 +12,11 @@ import dev.grizzlyboot.memcached.ServerStatus;
  * @param status the status code
  * @param opaque the opaque of the request it answers
  * @param cas    the item's CAS token (0 when not applicable)
- * @param extras the extras (flags for a GET hit)
+ * @param flags  the flags of a GET hit (the first 4 bytes of its extras), otherwise 0
  * @param key    the key, for GETK/STAT responses
  * @param value  the value, or the error text when the status is not 0
  */
-public record Response(byte opcode, int status, int opaque, long cas, byte[] extras, byte[] key, byte[] value) {
+public record Response(byte opcode, int status, int opaque, long cas, int flags, byte[] key, byte[] value) {
 
     /** Whether the status is "no error". */
     public boolean ok() {
@@ -26,14 +26,6 @@ public record Response(byte opcode, int status, int opaque, long cas, byte[] ext
     /** The status as an enum. */
     public ServerStatus serverStatus() {
         return ServerStatus.of(status);
-    }
-
-    /** The flags of a GET response (its 4-byte extras), or 0. */
-    public int flags() {
-        if (extras.length < 4) {
-            return 0;
-        }
-        return ((extras[0] & 0xFF) << 24) | ((extras[1] & 0xFF) << 16) | ((extras[2] & 0xFF) << 8) | (extras[3] & 0xFF);
     }
 
     /** The value read as an unsigned 64-bit counter (INCREMENT/DECREMENT). */

@@ -2,6 +2,7 @@ package dev.grizzlyboot.memcached.internal.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -114,8 +115,12 @@ class KetamaCompatibilityTest {
         KetamaRing<ServerAddress> ring = c.ours();
         List<Integer> owners = new ArrayList<>(keys.size());
         for (String key : keys) {
-            owners.add(c.servers().indexOf(ring.locate(key)));
+            owners.add(c.servers().indexOf(ring.locate(utf8(key))));
         }
         return owners;
+    }
+
+    private static byte[] utf8(String key) {
+        return key.getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -2,6 +2,7 @@ package dev.grizzlyboot.memcached.internal.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,7 +18,7 @@ class KetamaRingTest {
         KetamaRing<String> ring = KetamaRing.of(servers, servers);
         Map<String, Integer> counts = new HashMap<>();
         for (int i = 0; i < 30_000; i++) {
-            counts.merge(ring.locate("key-" + i), 1, Integer::sum);
+            counts.merge(ring.locate(utf8("key-" + i)), 1, Integer::sum);
         }
         assertThat(counts).hasSize(3);
         assertThat(counts.values()).allMatch(count -> count > 7_000 && count < 13_000);
@@ -32,8 +33,8 @@ class KetamaRingTest {
         int moved = 0;
         for (int i = 0; i < 20_000; i++) {
             String key = "key-" + i;
-            String was = before.locate(key);
-            String now = after.locate(key);
+            String was = before.locate(utf8(key));
+            String now = after.locate(utf8(key));
             if (!was.equals(now)) {
                 moved++;
                 assertThat(was).isEqualTo("d:1");
@@ -51,9 +52,9 @@ class KetamaRingTest {
         int moved = 0;
         for (int i = 0; i < 20_000; i++) {
             String key = "key-" + i;
-            if (!before.locate(key).equals(after.locate(key))) {
+            if (!before.locate(utf8(key)).equals(after.locate(utf8(key)))) {
                 moved++;
-                assertThat(after.locate(key)).isEqualTo("e:1");
+                assertThat(after.locate(utf8(key))).isEqualTo("e:1");
             }
         }
         assertThat(moved).isBetween(20_000 / 5 - 2_000, 20_000 / 5 + 2_000);
@@ -65,17 +66,17 @@ class KetamaRingTest {
         KetamaRing<String> ring = KetamaRing.of(servers, servers);
         for (int i = 0; i < 1_000; i++) {
             String key = "key-" + i;
-            List<String> two = ring.locate(key, 2);
-            assertThat(two).hasSize(2).doesNotHaveDuplicates().first().isEqualTo(ring.locate(key));
-            assertThat(ring.locate(key, 10)).hasSize(3).doesNotHaveDuplicates().startsWith(two.toArray(String[]::new));
+            List<String> two = ring.locate(utf8(key), 2);
+            assertThat(two).hasSize(2).doesNotHaveDuplicates().first().isEqualTo(ring.locate(utf8(key)));
+            assertThat(ring.locate(utf8(key), 10)).hasSize(3).doesNotHaveDuplicates().startsWith(two.toArray(String[]::new));
         }
         // Without its owner, a key goes to the server its replica walk names next: failover and replicas agree.
         KetamaRing<String> withoutA = KetamaRing.of(List.of("b:1", "c:1"), List.of("b:1", "c:1"));
         for (int i = 0; i < 1_000; i++) {
             String key = "key-" + i;
-            List<String> walk = ring.locate(key, 2);
+            List<String> walk = ring.locate(utf8(key), 2);
             if (walk.get(0).equals("a:1")) {
-                assertThat(withoutA.locate(key)).isEqualTo(walk.get(1));
+                assertThat(withoutA.locate(utf8(key))).isEqualTo(walk.get(1));
             }
         }
     }
@@ -85,5 +86,9 @@ class KetamaRingTest {
         assertThat(ServerAddress.parse(" cache1:11212 ")).hasToString("cache1:11212");
         assertThat(ServerAddress.parse("cache1").port()).isEqualTo(11211);
         assertThat(ServerAddress.parse("[::1]:11213")).isEqualTo(new ServerAddress("::1", 11213)).hasToString("[::1]:11213");
+    }
+
+    private static byte[] utf8(String key) {
+        return key.getBytes(StandardCharsets.UTF_8);
     }
 }
