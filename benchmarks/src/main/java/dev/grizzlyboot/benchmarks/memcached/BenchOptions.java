@@ -30,11 +30,13 @@ import java.util.regex.Pattern;
  *                    {@code null} to leave that client out
  * @param failover    seconds into each failover run: kill one server, restart it, end the run
  * @param failoverTimeout operation timeout every client gets in the failover runs
+ * @param jvmPerClient whether every client runs in a JVM of its own (like the original
+ *                    grizzly-memcached always does) instead of all sharing the harness's JVM
  */
 record BenchOptions(int rounds, Duration round, Duration warmup, int[] threads, int[] sizes, List<String> clients,
                     List<GrizzlyBootBench.Knobs> tuned, Pattern filter, int seedKeys, int seedBatch, int seedRounds,
                     int seedBulkRounds, String csv, List<String> scenarios, String originalClasspath,
-                    FailoverTimes failover, Duration failoverTimeout) {
+                    FailoverTimes failover, Duration failoverTimeout, boolean jvmPerClient) {
 
     private static final List<String> SCENARIOS = List.of("single", "cluster", "failover", "tls");
 
@@ -75,10 +77,11 @@ record BenchOptions(int rounds, Duration round, Duration warmup, int[] threads, 
                 List.of(values.getOrDefault("scenarios", String.join(",", SCENARIOS)).split(",")),
                 values.get("original-classpath"),
                 FailoverTimes.parse(values.getOrDefault("failover", "2,5,8")),
-                seconds(values.getOrDefault("failover-timeout", "0.5")));
+                seconds(values.getOrDefault("failover-timeout", "0.5")),
+                Boolean.parseBoolean(values.getOrDefault("jvm-per-client", "false")));
         values.keySet().removeAll(List.of("rounds", "seconds", "warmup", "threads", "sizes", "clients", "tuned",
                 "filter", "seed-keys", "seed-batch", "seed-rounds", "seed-bulk-rounds", "csv", "scenarios",
-                "original-classpath", "failover", "failover-timeout"));
+                "original-classpath", "failover", "failover-timeout", "jvm-per-client"));
         if (!values.isEmpty()) {
             throw new IllegalArgumentException("unknown options: " + values.keySet());
         }

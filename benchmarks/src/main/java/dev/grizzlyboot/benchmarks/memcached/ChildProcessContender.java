@@ -28,14 +28,17 @@ final class ChildProcessContender implements Contender {
     private final String bulkWriteNote;
 
     /**
-     * Starts {@code java -cp classpath mainClass prefix servers [timeoutMillis]} with this JVM's
-     * {@code java} binary; the main class must serve {@link ContenderProtocol} on stdin/stdout.
+     * Starts {@code java -cp classpath mainClass [leadingArgs] prefix servers [timeoutMillis]} with
+     * this JVM's {@code java} binary; the main class must serve {@link ContenderProtocol} on
+     * stdin/stdout.
      */
-    ChildProcessContender(String classpath, String mainClass, String prefix, ClientTarget target)
-            throws IOException {
+    ChildProcessContender(String classpath, String mainClass, List<String> leadingArgs, String prefix,
+                          ClientTarget target) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>(List.of(java, "-cp", classpath, mainClass, prefix,
-                String.join(",", target.servers())));
+        List<String> command = new ArrayList<>(List.of(java, "-cp", classpath, mainClass));
+        command.addAll(leadingArgs);
+        command.add(prefix);
+        command.add(String.join(",", target.servers()));
         target.operationTimeout().ifPresent(timeout -> command.add(Long.toString(timeout.toMillis())));
         process = new ProcessBuilder(command)
                 .redirectError(ProcessBuilder.Redirect.INHERIT)

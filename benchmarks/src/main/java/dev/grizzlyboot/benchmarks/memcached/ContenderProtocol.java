@@ -1,8 +1,12 @@
 package dev.grizzlyboot.benchmarks.memcached;
 
 import java.io.BufferedReader;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -30,6 +34,21 @@ final class ContenderProtocol {
     private static final String TAB = "\t";
 
     private ContenderProtocol() {
+    }
+
+    /**
+     * A child JVM's whole life: opens {@code client} under the key prefix, serves commands from
+     * stdin on stdout until {@code quit}, then exits. Anything else the JVM or the client prints
+     * goes to stderr, so stdout carries only the protocol.
+     */
+    static void serveOnStdio(BenchClient client, String prefix) throws Exception {
+        PrintStream protocol = new PrintStream(new FileOutputStream(FileDescriptor.out), false, StandardCharsets.UTF_8);
+        System.setOut(System.err);
+        BufferedReader commands = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        try (InProcessContender contender = new InProcessContender(client, prefix)) {
+            serve(contender, commands, protocol);
+        }
+        System.exit(0);
     }
 
     /**

@@ -14,6 +14,8 @@ final class Contenders implements AutoCloseable {
     /** Selects the original grizzly-memcached in {@code --clients}. */
     static final String ORIGINAL = "grizzly-memcached";
     private static final String ORIGINAL_MAIN = "dev.grizzlyboot.benchmarks.memcached.GrizzlyMemcachedOriginalMain";
+    private static final String OWN_JVM_MAIN = "dev.grizzlyboot.benchmarks.memcached.OwnJvmClientMain";
+    private static final String TUNED = "tuned:";
 
     private final List<Contender> contenders = new ArrayList<>();
 
@@ -36,37 +38,56 @@ final class Contenders implements AutoCloseable {
 
     /**
      * How to open each selected client, in table order: ours (defaults, then tuned variants), the
-     * peers on our classpath, then the original grizzly-memcached in its own JVM.
+     * peers on our classpath, then the original grizzly-memcached in its own JVM. With
+     * {@code --jvm-per-client=true} the clients on our classpath get a JVM each too.
      */
     static List<Opener> openers(BenchOptions options) {
         List<Opener> openers = new ArrayList<>();
-        for (ClientFactory factory : inProcessFactories(options)) {
-            openers.add((target, prefix) -> new InProcessContender(factory.open(target), prefix));
+        for (String client : clientsOnOurClasspath(options)) {
+            if (options.jvmPerClient()) {
+                openers.add((target, prefix) -> new ChildProcessContender(System.getProperty("java.class.path"),
+                        OWN_JVM_MAIN, List.of(client), prefix, target));
+            } else {
+                openers.add((target, prefix) -> new InProcessContender(factoryFor(client).open(target), prefix));
+            }
         }
         if (options.wantsClient(ORIGINAL) && options.originalClasspath() != null) {
-            openers.add((target, prefix) -> new ChildProcessContender(options.originalClasspath(), ORIGINAL_MAIN, prefix, target));
+            openers.add((target, prefix) -> new ChildProcessContender(options.originalClasspath(), ORIGINAL_MAIN,
+                    List.of(), prefix, target));
         }
         return openers;
     }
 
-    private static List<ClientFactory> inProcessFactories(BenchOptions options) {
-        List<ClientFactory> factories = new ArrayList<>();
+    /** The selected clients that share our classpath, in table order; a tuned variant is {@code tuned:KNOBS}. */
+    private static List<String> clientsOnOurClasspath(BenchOptions options) {
+        List<String> clients = new ArrayList<>();
         if (options.wantsClient(OURS)) {
-            factories.add(GrizzlyBootBench::defaults);
+            clients.add(OURS);
             for (GrizzlyBootBench.Knobs knobs : options.tuned()) {
-                factories.add(target -> GrizzlyBootBench.tuned(target, knobs));
+                clients.add(TUNED + knobs);
             }
         }
-        if (options.wantsClient("spymemcached")) {
-            factories.add(SpyBench::new);
+        for (String peer : List.of("spymemcached", "xmemcached", "folsom")) {
+            if (options.wantsClient(peer)) {
+                clients.add(peer);
+            }
         }
-        if (options.wantsClient("xmemcached")) {
-            factories.add(XmemcachedBench::new);
+        return clients;
+    }
+
+    /** Opens a client named as by {@link #clientsOnOurClasspath}. */
+    static ClientFactory factoryFor(String client) {
+        if (client.startsWith(TUNED)) {
+            GrizzlyBootBench.Knobs knobs = GrizzlyBootBench.Knobs.parse(client.substring(TUNED.length()));
+            return target -> GrizzlyBootBench.tuned(target, knobs);
         }
-        if (options.wantsClient("folsom")) {
-            factories.add(FolsomBench::new);
-        }
-        return factories;
+        return switch (client) {
+            case OURS -> GrizzlyBootBench::defaults;
+            case "spymemcached" -> SpyBench::new;
+            case "xmemcached" -> XmemcachedBench::new;
+            case "folsom" -> FolsomBench::new;
+            default -> throw new IllegalArgumentException("unknown client " + client);
+        };
     }
 
     List<Contender> all() {
