@@ -37,7 +37,7 @@ public final class MemcachedClientBuilder {
     private Duration idleTimeout = Duration.ofMinutes(1);
     private Duration reconnectBackoff = Duration.ofMillis(100);
     private Duration maxReconnectBackoff = Duration.ofSeconds(5);
-    private int minConnections = 1;
+    private int minConnections = 2;
     private int maxConnections = 2;
     private int pipelineDepth = 32;
     private IoStrategy ioStrategy = IoStrategy.SAME_THREAD;
@@ -252,10 +252,14 @@ public final class MemcachedClientBuilder {
     }
 
     /**
-     * Connections per server: kept open at least {@code min} (default 1), at most {@code max} (default 2).
-     * memcached serves each connection on one of its worker threads, so a second connection lets
-     * a busy server use two; more connections each carry fewer requests per write and cost CPU on
-     * both sides (docs/benchmarks.md, knob sweep).
+     * Connections per server: kept open at least {@code min} (default 2), at most {@code max} (default 2).
+     * memcached serves each connection on one of its worker threads, so two connections opened
+     * together let a server use two of them from the first request (a second connection opened
+     * only under load is rarely needed by bulk calls, which fill one connection's pipeline slowly);
+     * more connections each carry fewer requests per write and cost CPU on both sides
+     * (docs/benchmarks.md, knob sweep). Each client holds {@code min} connections per server even
+     * when idle: with many application instances, mind memcached's connection limit ({@code -c},
+     * 1,024 by default).
      *
      * @param min the connections each pool keeps open
      * @param max the most connections each pool opens

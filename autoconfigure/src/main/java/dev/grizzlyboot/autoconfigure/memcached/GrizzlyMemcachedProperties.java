@@ -325,8 +325,8 @@ public class GrizzlyMemcachedProperties {
     /** The connection pool every server gets. */
     public static class Pool {
 
-        /** Connections kept open per server. */
-        private int minConnections = 1;
+        /** Connections kept open per server, also when idle. */
+        private int minConnections = 2;
 
         /** Most connections opened per server. */
         private int maxConnections = 2;
