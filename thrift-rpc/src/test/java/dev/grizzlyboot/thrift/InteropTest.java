@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -90,6 +91,16 @@ class InteropTest {
             calculator.zip();
             assertThat(calculator.getStruct(9).getKey()).isEqualTo(9);
             await().atMost(Duration.ofSeconds(5)).until(() -> handler.zips.get() == 1);
+            // Larger than the caller's 64 KB read buffer: the calling thread assembles it over several reads.
+            byte[] payload = new byte[300_000];
+            for (int i = 0; i < payload.length; i++) {
+                payload[i] = (byte) (i * 31);
+            }
+            ByteBuffer echoed = calculator.echo(ByteBuffer.wrap(payload));
+            byte[] received = new byte[echoed.remaining()];
+            echoed.get(received);
+            assertThat(received).isEqualTo(payload);
+            assertThat(calculator.add(1, 2)).isEqualTo(3);
         } finally {
             server.stop();
             serving.shutdownNow();

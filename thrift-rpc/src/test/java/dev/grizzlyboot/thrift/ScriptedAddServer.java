@@ -94,6 +94,7 @@ final class ScriptedAddServer implements AutoCloseable {
 
     private void serve(Socket connection, int connectionIndex) {
         try (connection) {
+            connection.setTcpNoDelay(true);
             DataInputStream in = new DataInputStream(connection.getInputStream());
             OutputStream out = connection.getOutputStream();
             for (int request = 0; ; request++) {
