@@ -22,7 +22,8 @@ import dev.grizzlyboot.testsupport.TestCertificates;
  *   <li>{@code single}: one server; get, set, getMulti(200) and setMulti(200) with each value size
  *       and caller-thread count, each client a warm-up and several short rounds, the median round
  *       (by keys/s) reported; then the seed workload (N sets then N deletes, looped singles vs bulk);</li>
- *   <li>{@code cluster}: three servers, every client on Ketama; get, set, getMulti at 64 threads, 128 B;</li>
+ *   <li>{@code cluster}: three servers, every client on Ketama; the same cells as {@code single}
+ *       (every workload, value size and caller-thread count), no seed workload;</li>
  *   <li>{@code failover}: three servers, get/set at 64 threads, one server killed with SIGKILL and
  *       restarted during the run (see {@link FailoverRun});</li>
  *   <li>{@code tls}: our client over TLS (memcached {@code -Z}, the test certificates) against the
@@ -41,8 +42,7 @@ public final class MemcachedBenchmark {
     static final MemcachedOptions MEMCACHED = MemcachedOptions.defaults().withThreads(2).withMemoryMegabytes(512);
     private static final Duration CLIENT_WARMUP = Duration.ofMillis(400);
     private static final int CLUSTER_SERVERS = 3;
-    private static final int CLUSTER_THREADS = 64;
-    private static final int CLUSTER_SIZE = 128;
+    private static final int TLS_SIZE = 128;
 
     private MemcachedBenchmark() {
     }
@@ -101,10 +101,8 @@ public final class MemcachedBenchmark {
         try (MemcachedServers servers = MemcachedServers.start(CLUSTER_SERVERS, MEMCACHED);
              Contenders contenders = new Contenders(ClientTarget.of(servers.addresses()), options)) {
             System.out.printf(Locale.ROOT, "%n## %d servers, Ketama (%s)%n%n", CLUSTER_SERVERS, servers.addressList());
-            int[] sizes = {CLUSTER_SIZE};
-            prepare(contenders.all(), sizes);
-            runCells(contenders.all(), "cluster/", new Workload[] {Workload.GET, Workload.SET, Workload.GET_MULTI},
-                    sizes, new int[] {CLUSTER_THREADS}, options, report);
+            prepare(contenders.all(), options.sizes());
+            runCells(contenders.all(), "cluster/", Workload.values(), options.sizes(), options.threads(), options, report);
             report.summary();
         }
         return report;
@@ -112,7 +110,7 @@ public final class MemcachedBenchmark {
 
     private static Report tls(BenchOptions options) throws Exception {
         Report report = new Report(System.out, "tls");
-        int[] sizes = {CLUSTER_SIZE};
+        int[] sizes = {TLS_SIZE};
         try (MemcachedProcess plaintext = MemcachedProcess.start(MEMCACHED);
              MemcachedProcess secure = MemcachedProcess.start(MEMCACHED.withTls(MemcachedTls.server()));
              Contender reference = new InProcessContender(
