@@ -5,10 +5,15 @@ import static org.awaitility.Awaitility.await;
 
 import java.net.Socket;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import dev.grizzlyboot.thrift.server.IoStrategy;
 import dev.grizzlyboot.thrift.server.ThriftServer;
 import dev.grizzlyboot.thrift.tutorial.Calculator;
+import org.apache.thrift.TException;
 import org.apache.thrift.protocol.TBinaryProtocol;
 import org.apache.thrift.transport.TSocket;
 import org.apache.thrift.transport.TTransport;
@@ -35,6 +40,43 @@ class ServerIdleTimeoutTest {
                 assertThat(client.add(2, 3)).isEqualTo(5);
 
                 await().atMost(Duration.ofSeconds(5)).until(() -> RawFrames.closedByServer(socket));
+            }
+        }
+    }
+
+    /**
+     * Replies written by a worker race with the selector reading the next request; whichever
+     * finishes last must not leave a connection that never idles out, nor one that closes mid-call.
+     */
+    @ParameterizedTest
+    @EnumSource(IoStrategy.class)
+    void everyConnectionClosesOnceIdleAfterABurstOfCalls(IoStrategy strategy) throws Exception {
+        int connections = 8;
+        try (ThriftServer server = ThriftServer.builder(new Calculator.Processor<>(new CalculatorHandler()))
+                .host("127.0.0.1").port(0).ioStrategy(strategy).idleTimeout(IDLE_TIMEOUT)
+                .build().start()) {
+            List<Socket> sockets = new ArrayList<>();
+            List<CompletableFuture<Void>> bursts = new ArrayList<>();
+            for (int c = 0; c < connections; c++) {
+                Socket socket = new Socket("127.0.0.1", server.port());
+                sockets.add(socket);
+                bursts.add(CompletableFuture.runAsync(() -> {
+                    try {
+                        Calculator.Client client = new Calculator.Client(
+                                new TBinaryProtocol(new TFramedTransport(new TSocket(socket))));
+                        for (int i = 0; i < 500; i++) {
+                            assertThat(client.add(i, 1)).isEqualTo(i + 1);
+                        }
+                    } catch (TException e) {
+                        throw new IllegalStateException(e);
+                    }
+                }));
+            }
+            CompletableFuture.allOf(bursts.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
+
+            for (Socket socket : sockets) {
+                await().atMost(Duration.ofSeconds(5)).until(() -> RawFrames.closedByServer(socket));
+                socket.close();
             }
         }
     }

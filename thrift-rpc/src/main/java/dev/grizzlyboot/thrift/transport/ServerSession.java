@@ -108,11 +108,6 @@ final class ServerSession {
         return left;
     }
 
-    /** Tells whether a call is queued or running. */
-    boolean hasPendingCalls() {
-        return pending.get() > 0;
-    }
-
     /** Returns true if no call was pending and the session is now closing; false while calls are pending. */
     boolean closeIfIdle() {
         return pending.compareAndSet(0, CLOSING) || pending.get() == CLOSING;

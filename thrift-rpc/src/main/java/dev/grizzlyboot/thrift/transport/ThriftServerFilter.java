@@ -49,8 +49,6 @@ public final class ThriftServerFilter extends BaseFilter {
     private final CallObserver observer;
     private final String defaultService;
     private final boolean queueCalls;
-    private volatile IdleTimeoutFilter idleTimeout;
-    private volatile long idleTimeoutMillis;
     private final Attribute<ServerSession> session =
             AttributeBuilder.DEFAULT_ATTRIBUTE_BUILDER.createAttribute(ThriftServerFilter.class.getName() + ".session");
     private final Set<Connection<?>> connections = ConcurrentHashMap.newKeySet();
@@ -177,11 +175,6 @@ public final class ThriftServerFilter extends BaseFilter {
             current.connection.closeSilently();
             throw e;
         }
-        IdleTimeoutFilter idle = idleTimeout;
-        if (idle != null && !current.hasPendingCalls()) {
-            // Replies were written while calls were pending, which left the idle clock stopped.
-            idle.getResolver().setTimeoutMillis(current.connection, System.currentTimeMillis() + idleTimeoutMillis);
-        }
     }
 
     /** Runs one call; returns false if it failed and the connection was closed. */
@@ -251,13 +244,19 @@ public final class ThriftServerFilter extends BaseFilter {
      */
     public IdleTimeoutFilter idleTimeoutFilter(DelayedExecutor checks, Duration timeout) {
         long millis = timeout.toMillis();
-        IdleTimeoutFilter filter = new IdleTimeoutFilter(checks, ctx -> {
-            ServerSession current = session.get(ctx.getConnection());
-            return current != null && current.hasPendingCalls() ? IdleTimeoutFilter.FOREVER : millis;
-        });
-        idleTimeoutMillis = millis;
-        idleTimeout = filter;
-        return filter;
+        // Every read and write restarts the clock. When it runs out the session decides, atomically
+        // with calls starting, whether the connection is idle; a busy one is checked again at the
+        // next tick and its reply restarts the clock.
+        DelayedExecutor.Worker<Connection> closeIfIdle = connection -> {
+            ServerSession current = session.get(connection);
+            if (current != null && !current.closeIfIdle()) {
+                return false;
+            }
+            connection.closeSilently();
+            return true;
+        };
+        return new IdleTimeoutFilter(checks, closeIfIdle, ctx -> millis) {
+        };
     }
 
     /**
