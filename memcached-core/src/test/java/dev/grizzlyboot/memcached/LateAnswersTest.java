@@ -47,7 +47,7 @@ class LateAnswersTest {
     void everyTimedOutCallIsAnsweredLateOnItsOwnConnectionAndLosesNothing() throws Exception {
         // Timeouts must not mark a server failed here: that would flush it and route around it.
         try (MemcachedClient client = MemcachedClient.builder().servers(memcached.addressList())
-                .operationTimeout(TIMEOUT).failureThreshold(Integer.MAX_VALUE).build()) {
+                .connectionsPerServer(2, 2).operationTimeout(TIMEOUT).failureThreshold(Integer.MAX_VALUE).build()) {
             BlockingMemcachedClient blocking = client.blocking();
             Map<String, byte[]> stored = new LinkedHashMap<>();
             for (int i = 0; i < SIZES.length * 4; i++) {
@@ -57,6 +57,9 @@ class LateAnswersTest {
             }
             stored.forEach((key, value) -> blocking.set(key, value, Duration.ZERO));
             assertThat(stored.keySet().stream().map(client::serverFor).distinct()).hasSize(2);
+            // Counted once both connections to each server are open, so that a late connect does not count as a replacement.
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> client.serverDetails().stream().allMatch(details -> details.openConnections() == 2));
             Map<String, String> connectionsBefore = totalConnections(blocking);
 
             MixedLoad load = new MixedLoad(blocking, stored);
