@@ -10,8 +10,10 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
@@ -55,12 +57,15 @@ class LateAnswersTest {
                 new Random(i).nextBytes(value);
                 stored.put("late:" + i, value);
             }
-            stored.forEach((key, value) -> blocking.set(key, value, Duration.ZERO));
+            stored.forEach((key, value) -> patiently(() -> {
+                blocking.set(key, value, Duration.ZERO);
+                return true;
+            }));
             assertThat(stored.keySet().stream().map(client::serverFor).distinct()).hasSize(2);
             // Counted once both connections to each server are open, so that a late connect does not count as a replacement.
             await().atMost(Duration.ofSeconds(10))
                     .until(() -> client.serverDetails().stream().allMatch(details -> details.openConnections() == 2));
-            Map<String, String> connectionsBefore = totalConnections(blocking);
+            Map<String, String> connectionsBefore = patiently(() -> totalConnections(blocking));
 
             MixedLoad load = new MixedLoad(blocking, stored);
             try {
@@ -88,14 +93,26 @@ class LateAnswersTest {
             // Every late answer was read and matched: nothing is left queued or in flight.
             await().atMost(Duration.ofSeconds(10)).until(() -> client.serverDetails().stream().mapToInt(ServerDetails::pending).sum() == 0);
             List<String> retried = new ArrayList<>(load.timedOutKeys);
-            BulkResult<Object> again = blocking.getMulti(retried);
+            BulkResult<Object> again = patiently(() -> {
+                BulkResult<Object> read = blocking.getMulti(retried);
+                return read.errors().values().stream().anyMatch(MemcachedTimeoutException.class::isInstance) ? null : read;
+            });
             for (String key : retried) {
                 assertThat(again.outcome(key)).as(key).isEqualTo(Outcome.FOUND);
                 assertThat((byte[]) again.get(key).value()).as(key).isEqualTo(stored.get(key));
             }
             // The late answers were consumed where they were asked: no connection was closed and replaced.
-            assertThat(totalConnections(blocking)).isEqualTo(connectionsBefore);
+            assertThat(patiently(() -> totalConnections(blocking))).isEqualTo(connectionsBefore);
         }
+    }
+
+    /**
+     * The call's result, asked again while it times out (or returns {@code null}): on a loaded
+     * machine a call outside the hung phases may time out too, honestly, with the short timeout.
+     */
+    private static <T> T patiently(Callable<T> call) {
+        return await().atMost(Duration.ofSeconds(20)).ignoreExceptionsInstanceOf(MemcachedTimeoutException.class)
+                .until(call, Objects::nonNull);
     }
 
     /** memcached's count of connections ever accepted, per server, asked over the client's own connections. */
@@ -113,6 +130,7 @@ class LateAnswersTest {
 
         private static final int CALLERS = 8;
 
+        /** Calls that returned with no timeout. */
         final AtomicLong answered = new AtomicLong();
         final AtomicLong timedOutCalls = new AtomicLong();
         final Set<String> timedOutKeys = ConcurrentHashMap.newKeySet();
@@ -142,6 +160,7 @@ class LateAnswersTest {
         private void call(Random random) {
             String key = keys.get(random.nextInt(keys.size()));
             List<String> called = List.of(key);
+            boolean timedOut = false;
             try {
                 switch (random.nextInt(4)) {
                     case 0, 1 -> {
@@ -149,7 +168,7 @@ class LateAnswersTest {
                         Collections.shuffle(shuffled, random);
                         called = new ArrayList<>(shuffled.subList(0, 1 + random.nextInt(keys.size())));
                         called.add("late:missing:" + random.nextInt(100));
-                        check(blocking.getMulti(called), called);
+                        timedOut = check(blocking.getMulti(called), called);
                     }
                     case 2 -> {
                         if (!(blocking.get(key) instanceof byte[] value) || !Arrays.equals(value, stored.get(key))) {
@@ -163,19 +182,25 @@ class LateAnswersTest {
                             called = List.of(key, keys.get(random.nextInt(keys.size())));
                             Map<String, byte[]> values = new LinkedHashMap<>();
                             called.forEach(each -> values.put(each, stored.get(each)));
-                            check(blocking.setMulti(values, Duration.ZERO), called);
+                            timedOut = check(blocking.setMulti(values, Duration.ZERO), called);
                         }
                     }
                 }
-                answered.incrementAndGet();
             } catch (MemcachedTimeoutException e) {
-                timedOut(called);
+                timedOut = true;
             } catch (MemcachedException e) {
                 unexpected.add(e.toString());
+                return;
+            }
+            if (timedOut) {
+                timedOut(called);
+            } else {
+                answered.incrementAndGet();
             }
         }
 
-        private void check(BulkResult<Object> result, List<String> called) {
+        /** Records wrong answers and other errors; whether any key of the call timed out. */
+        private boolean check(BulkResult<Object> result, List<String> called) {
             boolean timedOut = false;
             for (String key : called) {
                 KeyResult<Object> answer = result.get(key);
@@ -189,9 +214,7 @@ class LateAnswersTest {
                     wrong.add("getMulti " + key + " missed");
                 }
             }
-            if (timedOut) {
-                timedOut(called);
-            }
+            return timedOut;
         }
 
         private void timedOut(List<String> called) {
