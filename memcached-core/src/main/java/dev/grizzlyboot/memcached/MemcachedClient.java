@@ -64,12 +64,13 @@ public final class MemcachedClient implements AutoCloseable {
         this.cluster = new Cluster(servers, weights, clusterSettings,
                 (server, events) -> new ConnectionPool(server.host(), server.port(), transport, poolSettings, events),
                 operationTimeout.multipliedBy(2));
-        cluster.maintain(System.nanoTime());
+        cluster.maintain(System.nanoTime(), false);
         meters.bind(cluster, near);
         this.commands = new Commands(cluster, new Dispatch(cluster, operationTimeout.toNanos(), near, meters),
                 new ValueEncoder(maxItemSize), near);
+        // A timeout within one operation timeout after the client itself stalled is partly the stall's.
         this.sweeper = new Sweeper(Duration.ofMillis(Math.max(1, Math.min(10, operationTimeout.toMillis() / 10))),
-                cluster::maintain);
+                operationTimeout, cluster::maintain);
         this.blocking = new BlockingMemcachedClient(this, operationTimeout);
     }
 

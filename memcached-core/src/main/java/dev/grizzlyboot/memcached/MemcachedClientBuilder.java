@@ -134,6 +134,8 @@ public final class MemcachedClientBuilder {
     /**
      * Consecutive connect failures, connections closed by the server (reset, end of stream) or
      * operation timeouts that mark a server failed (default 3); any answer resets the count.
+     * Timeouts found right after the client itself was stalled (a long GC pause, a starved CPU:
+     * its sweeper ran far later than its tick) do not count.
      *
      * @param failures how many in a row (at least 1)
      * @return this builder

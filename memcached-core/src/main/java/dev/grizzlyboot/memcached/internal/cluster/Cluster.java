@@ -47,6 +47,8 @@ public final class Cluster implements AutoCloseable {
     private final List<Runnable> serverListListeners = new CopyOnWriteArrayList<>();
     private volatile Topology topology;
     private volatile boolean closed;
+    /** Set by each sweep before it maintains the pools; read by their nodes on the sweeper thread. */
+    private boolean clientStalled;
 
     /**
      * Connects to {@code servers} (each with the weight in {@code weights}, default 1; the weights
@@ -222,8 +224,12 @@ public final class Cluster implements AutoCloseable {
         }
     }
 
-    /** Runs on the sweeper thread: times out requests, maintains pools, probes failed servers, closes drained ones. */
-    public void maintain(long nowNanos) {
+    /**
+     * Runs on the sweeper thread: times out requests, maintains pools, probes failed servers, closes
+     * drained ones. While {@code clientStalled}, timeouts do not count against their servers.
+     */
+    public void maintain(long nowNanos, boolean clientStalled) {
+        this.clientStalled = clientStalled;
         for (Node node : topology.nodes()) {
             node.pool().maintain(nowNanos);
             node.probeIfDue(nowNanos);
@@ -232,6 +238,11 @@ public final class Cluster implements AutoCloseable {
             node.pool().maintain(nowNanos);
         }
         retiring.removeIf(node -> node.drained(nowNanos, retireGraceNanos / 2, retireGraceNanos));
+    }
+
+    /** Whether the current sweep follows a stall of the client itself. Sweeper thread only. */
+    boolean clientStalled() {
+        return clientStalled;
     }
 
     @Override

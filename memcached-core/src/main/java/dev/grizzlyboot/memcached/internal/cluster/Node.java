@@ -96,7 +96,13 @@ final class Node implements PoolEvents {
 
     @Override
     public void timedOut(int operations) {
-        failure(operations, new MemcachedTimeoutException(operations + " operation(s) on " + address + " timed out"));
+        MemcachedTimeoutException error = new MemcachedTimeoutException(operations + " operation(s) on " + address + " timed out");
+        if (cluster.clientStalled()) {
+            // The client itself was paused or starved: the answers are likely waiting unread.
+            lastError = error;
+            return;
+        }
+        failure(operations, error);
     }
 
     @Override
