@@ -46,6 +46,7 @@ public final class ClientFrameTransport extends FrameTransport {
     private final ReplyMatcher matcher;
     private final TProtocol protocol;
     private final CallerThreadReader reader;
+    private final DirectFraming direct;
     private Duration readTimeout;
     private volatile CompletableFuture<Buffer> reply;
     private volatile boolean closed;
@@ -70,7 +71,8 @@ public final class ClientFrameTransport extends FrameTransport {
         this.protocol = new CallMatchingProtocol(protocols.getProtocol(this), this);
         this.readTimeout = readTimeout;
         try {
-            this.reader = CallerThreadReader.takeOver(connection, readTimeout);
+            this.direct = DirectFraming.ifPlain(connection);
+            this.reader = CallerThreadReader.takeOver(connection, this, direct, readTimeout);
         } catch (IOException e) {
             throw new TTransportException(TTransportException.NOT_OPEN, e.getMessage(), e);
         }
@@ -151,13 +153,13 @@ public final class ClientFrameTransport extends FrameTransport {
 
     @Override
     @SuppressWarnings({"rawtypes", "unchecked"}) // Grizzly's write generics cannot name Connection<?>'s address type
-    void send(Buffer payload) throws TTransportException {
+    void send(byte[] frame, int length) throws TTransportException {
         if (!isOpen()) {
             throw new TTransportException(TTransportException.NOT_OPEN, "connection is closed");
         }
         CompletableFuture<Buffer> pending = reply;
         requestSent = true;
-        ((Connection) connection).write(payload, new EmptyCompletionHandler<WriteResult>() {
+        EmptyCompletionHandler<WriteResult> completion = new EmptyCompletionHandler<>() {
             @Override
             public void failed(Throwable error) {
                 if (pending != null) {
@@ -166,7 +168,12 @@ public final class ClientFrameTransport extends FrameTransport {
                 }
                 close();
             }
-        });
+        };
+        if (direct != null) {
+            direct.write(frame, length, completion);
+        } else {
+            ((Connection) connection).write(payload(frame, length), completion);
+        }
     }
 
     /**
