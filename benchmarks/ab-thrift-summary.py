@@ -1,7 +1,10 @@
-"""Summarises benchmarks/ab-thrift.sh: per cell, the median over the runs of req/s and of CPU µs
-per call for every variant, B/A of the CPU, and our client's req/s and CPU relative to TSocket's in
-the same cell of the same runs. Usage: python3 ab-thrift-summary.py DIR VARIANT..."""
+"""Summarises benchmarks/ab-thrift.sh: per cell, the median over the runs of req/s, of process CPU
+µs per call and (with --caller-cpu=true) of the calling threads' CPU µs per call for every
+variant, with each variant's caller (else process) CPU relative to variant 0's; then our client's
+req/s and CPU relative to TSocket's in the same cell of the same run.
+Usage: python3 ab-thrift-summary.py DIR VARIANT..."""
 import glob
+import math
 import os
 import statistics
 import sys
@@ -18,14 +21,18 @@ def cells(directory, index):
                 parts = [p.strip() for p in line.strip().strip("|").split("|")]
                 if len(parts) < 10 or not parts[5][:1].isdigit():
                     continue
-                protocol, payload, conns, client, server = parts[:5]
-                rps, cpu = float(parts[5].replace(",", "")), float(parts[8])
-                found[(protocol, payload, conns, server, client)].append((rps, cpu))
+                caller = float(parts[10]) if len(parts) > 10 and parts[10][:1].isdigit() else math.nan
+                found[tuple(parts[:5])].append((float(parts[5].replace(",", "")), float(parts[8]), caller))
     return found
 
 
 def median(values):
-    return statistics.median(values) if values else float("nan")
+    return statistics.median(values) if values else math.nan
+
+
+def cpu_of(result):
+    """The caller CPU where measured, else the process CPU."""
+    return result[1] if math.isnan(result[2]) else result[2]
 
 
 def main():
@@ -33,35 +40,42 @@ def main():
     runs = [cells(directory, i) for i in range(len(variants))]
     for i, v in enumerate(variants):
         print(f"variant {i}: {v}")
-    head = "| protocol | payload | conns | server | client |"
+    head = "| protocol | payload | conns | client | server |"
     for i in range(len(variants)):
-        head += f" {i} req/s | {i} CPU µs |" + (f" {i}/0 CPU |" if i else "")
+        head += f" {i} req/s | {i} CPU µs | {i} caller CPU µs |" + (f" {i}/0 CPU |" if i else "")
     print("\n" + head)
     print("|---" * (head.count("|") - 1) + "|")
-    keys = sorted(runs[0], key=lambda k: (k[0], int(k[1].split()[0]), int(k[2]), k[3], k[4]))
+    keys = sorted(runs[0], key=lambda k: (k[0], int(k[1].split()[0]), int(k[2]), k[4], k[3]))
     for key in keys:
         row = "| " + " | ".join(key) + " |"
-        base_cpu = median([c for _, c in runs[0][key]])
+        base = median([cpu_of(r) for r in runs[0][key]])
         for i, run in enumerate(runs):
-            rps, cpu = median([r for r, _ in run[key]]), median([c for _, c in run[key]])
-            row += f" {rps:,.0f} | {cpu:.1f} |" + (f" {cpu / base_cpu:.2f} |" if i else "")
+            results = run.get(key, [])
+            row += (f" {median([r[0] for r in results]):,.0f} | {median([r[1] for r in results]):.1f} |"
+                    f" {median([r[2] for r in results]):.1f} |")
+            if i:
+                row += f" {median([cpu_of(r) for r in results]) / base:.2f} |"
         print(row)
-    print("\nours / TSocket, medians over the cells of each run pair (req/s, CPU per call):")
+    print("\nours / TSocket per cell and run (same server, same run): median (range) of req/s, process CPU,"
+          " caller CPU")
     for i, run in enumerate(runs):
-        speed, cpu = [], []
+        speed, cpu, caller = [], [], []
         for key, results in run.items():
-            if key[4] != OURS:
+            if key[3] != OURS:
                 continue
-            peer = run.get(key[:4] + (TSOCKET,))
-            if not peer:
-                continue
-            for (r, c), (pr, pc) in zip(results, peer):
-                speed.append(r / pr)
-                cpu.append(c / pc)
+            peer = run.get(key[:3] + (TSOCKET, key[4]))
+            for ours, theirs in zip(results, peer or []):
+                speed.append(ours[0] / theirs[0])
+                cpu.append(ours[1] / theirs[1])
+                if not math.isnan(ours[2]):
+                    caller.append(ours[2] / theirs[2])
         if speed:
-            print(f"variant {i}: req/s {median(speed):.2f} ({min(speed):.2f}-{max(speed):.2f}, "
-                  f">= 1.0 in {sum(s >= 1 for s in speed)} of {len(speed)}), "
-                  f"CPU {median(cpu):.2f} ({min(cpu):.2f}-{max(cpu):.2f})")
+            text = (f"variant {i}: req/s {median(speed):.2f} ({min(speed):.2f}-{max(speed):.2f}, "
+                    f">= 1.0 in {sum(s >= 1 for s in speed)} of {len(speed)}), "
+                    f"CPU {median(cpu):.2f} ({min(cpu):.2f}-{max(cpu):.2f})")
+            if caller:
+                text += f", caller CPU {median(caller):.2f} ({min(caller):.2f}-{max(caller):.2f})"
+            print(text)
 
 
 main()
