@@ -32,7 +32,9 @@ import org.glassfish.grizzly.attributes.AttributeBuilder;
  * <p>One call at a time may use it (a pool hands it to one caller at a time), and that caller's
  * thread reads the reply itself through a {@link CallerThreadReader}: the kernel wakes it when the
  * reply arrives, with no selector thread in between (a virtual thread instead parks until the
- * selector thread has read the reply for it). Between calls nothing reads the connection,
+ * selector thread has read the reply for it). On a connection without TLS the calling thread also
+ * frames requests and replies itself ({@link DirectFraming}), without Grizzly's filter chain.
+ * Between calls nothing reads the connection,
  * so {@link #readIdleInput()} picks up what came meanwhile before the next call. A close from any
  * other thread fails a waiting call at once. {@link #requestSent()} tells whether any request bytes
  * were handed to the socket since {@link #beginCall(Duration)}, which decides if a failed call may
