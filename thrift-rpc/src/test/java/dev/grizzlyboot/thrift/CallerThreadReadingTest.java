@@ -25,6 +25,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.condition.JRE;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The calling thread reads its own reply off the socket. A scripted server on a plain socket sends
@@ -63,6 +65,45 @@ class CallerThreadReadingTest {
             assertThat(calculator.add(i, 40)).isEqualTo(i + 40);
         }
         assertThat(client.busyConnections() + client.idleConnections()).isEqualTo(1);
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {0, -1, 1025})
+    void aReplyFrameLengthOutsideTheLimitsFailsTheCallAndClosesTheConnection(int length) throws Exception {
+        client = ThriftClient.builder().server("127.0.0.1", serve((request, out) -> {
+            if (request.connectionIndex() == 0) {
+                // Only the length: the client must close without waiting for (or setting space aside for) a body.
+                out.write(new byte[] {(byte) (length >>> 24), (byte) (length >>> 16), (byte) (length >>> 8), (byte) length});
+            } else {
+                out.write(request.reply());
+            }
+            return true;
+        })).readTimeout(Duration.ofSeconds(10)).retries(0).maxConnections(1).maxFrameSize(1024).build();
+        Calculator.Iface calculator = client.proxy(Calculator.Iface.class);
+
+        assertThatThrownBy(() -> calculator.add(1, 2))
+                .isInstanceOfSatisfying(ThriftTransportFailureException.class,
+                        e -> assertThat(e.getType()).isEqualTo(TTransportException.END_OF_FILE));
+        await().atMost(Duration.ofSeconds(5)).until(() -> server.closedByClient.get() == 1);
+        assertThat(calculator.add(3, 4)).isEqualTo(7);
+    }
+
+    @Test
+    void aFrameRightBehindTheReplyInTheSameReadClosesTheConnectionOnceTheCallHasItsReply() throws Exception {
+        Calculator.Iface calculator = clientOf(serve((request, out) -> {
+            byte[] reply = request.reply();
+            byte[] twice = new byte[reply.length * 2];
+            System.arraycopy(reply, 0, twice, 0, reply.length);
+            System.arraycopy(reply, 0, twice, reply.length, reply.length);
+            // One write, so the reply and the frame no call asked for usually arrive in one read.
+            out.write(twice);
+            return true;
+        }), Duration.ofSeconds(10));
+
+        assertThat(calculator.add(1, 2)).isEqualTo(3);
+        await().atMost(Duration.ofSeconds(5)).until(() -> server.closedByClient.get() == 1);
+        assertThat(calculator.add(3, 4)).isEqualTo(7);
+        assertThat(server.requests).hasValue(2);
     }
 
     @Test

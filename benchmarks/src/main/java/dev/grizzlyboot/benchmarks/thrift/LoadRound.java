@@ -1,6 +1,7 @@
 package dev.grizzlyboot.benchmarks.thrift;
 
 import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,16 +16,19 @@ import dev.grizzlyboot.thrift.tutorial.Calculator;
  * One closed-loop round: every caller runs on its own thread and sends the next {@code echo} as
  * soon as the previous reply arrives, for a fixed time. Latencies of every call are kept, so
  * percentiles are exact for the round. CPU time is the whole process's (callers, client and
- * server threads, JIT, GC) over the round, divided by the calls made.
+ * server threads, JIT, GC) over the round, divided by the calls made; caller CPU is the calling
+ * threads' own (for a blocking client, nearly all of the client's work), divided by the same calls.
  */
 final class LoadRound {
 
     /** What one round measured. */
-    record Result(double requestsPerSecond, double p50Micros, double p99Micros, double cpuMicrosPerCall, long errors) {
+    record Result(double requestsPerSecond, double p50Micros, double p99Micros, double cpuMicrosPerCall,
+                  double callerCpuMicrosPerCall, long errors) {
     }
 
     private static final com.sun.management.OperatingSystemMXBean OS =
             (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
     private LoadRound() {
     }
@@ -32,6 +36,7 @@ final class LoadRound {
     static Result run(List<Calculator.Iface> callers, byte[] payload, Duration length) throws InterruptedException {
         CountDownLatch start = new CountDownLatch(1);
         AtomicLong errors = new AtomicLong();
+        AtomicLong callerCpu = new AtomicLong();
         List<long[]> latencies = new ArrayList<>();
         List<Thread> threads = new ArrayList<>();
         long[] window = new long[2];
@@ -46,6 +51,7 @@ final class LoadRound {
                     return;
                 }
                 long deadline = window[1];
+                long cpuAtStart = THREADS.getCurrentThreadCpuTime();
                 while (true) {
                     long begin = System.nanoTime();
                     if (begin >= deadline) {
@@ -62,6 +68,7 @@ final class LoadRound {
                     }
                     own[0][count[0]++] = System.nanoTime() - begin;
                 }
+                callerCpu.addAndGet(THREADS.getCurrentThreadCpuTime() - cpuAtStart);
                 synchronized (latencies) {
                     latencies.add(Arrays.copyOf(own[0], count[0]));
                 }
@@ -80,7 +87,8 @@ final class LoadRound {
         long[] all = latencies.stream().flatMapToLong(Arrays::stream).sorted().toArray();
         double seconds = length.toNanos() / 1e9;
         return new Result(all.length / seconds, percentile(all, 0.50), percentile(all, 0.99),
-                all.length == 0 ? Double.NaN : cpu / 1000.0 / all.length, errors.get());
+                all.length == 0 ? Double.NaN : cpu / 1000.0 / all.length,
+                all.length == 0 ? Double.NaN : callerCpu.get() / 1000.0 / all.length, errors.get());
     }
 
     private static double percentile(long[] sorted, double fraction) {

@@ -30,7 +30,9 @@ import io.micrometer.observation.ObservationRegistry;
  * names (all by default), for A/B runs of a few cells. With {@code --observed=true} our server and
  * client report every call to a Micrometer {@code ObservationRegistry} whose meter handler records
  * timers, as Spring Boot sets it up ({@code thrift.server.requests}, {@code thrift.client.requests}):
- * run it with and without to see what observation costs. Prints Markdown to standard output.
+ * run it with and without to see what observation costs. {@code --caller-cpu=true} adds a last
+ * column, the calling threads' own CPU per call, to compare clients without the server's share.
+ * Prints Markdown to standard output.
  */
 public final class ThriftBenchmark {
 
@@ -48,6 +50,7 @@ public final class ThriftBenchmark {
                 named(ThriftProtocol.class, options.getOrDefault("protocols", "binary,compact"));
         List<BenchServer> servers = named(BenchServer.class, options.getOrDefault("servers", all(BenchServer.class)));
         List<BenchClient> clients = named(BenchClient.class, options.getOrDefault("clients", all(BenchClient.class)));
+        boolean callerCpu = Boolean.parseBoolean(options.getOrDefault("caller-cpu", "false"));
         ObservationRegistry observations = Boolean.parseBoolean(options.getOrDefault("observed", "false"))
                 ? meteredObservations() : null;
 
@@ -55,8 +58,8 @@ public final class ThriftBenchmark {
                 System.getProperty("java.version"), Runtime.getRuntime().availableProcessors(), rounds, round, warmup,
                 observations == null ? "" : "; our server and client observed (Micrometer timers)");
         System.out.println("| protocol | payload | conns | client | server | req/s | p50 µs | p99 µs | CPU µs/call "
-                + "| vs best libthrift server |");
-        System.out.println("|---|---:|---:|---|---|---:|---:|---:|---:|---:|");
+                + "| vs best libthrift server |" + (callerCpu ? " caller CPU µs/call |" : ""));
+        System.out.println("|---|---:|---:|---|---|---:|---:|---:|---:|---:|" + (callerCpu ? "---:|" : ""));
         for (ThriftProtocol protocol : protocols) {
             for (int payloadSize : payloads) {
                 byte[] payload = new byte[payloadSize];
@@ -72,10 +75,11 @@ public final class ThriftBenchmark {
                                 .filter(e -> e.getKey().label.startsWith("libthrift"))
                                 .mapToDouble(e -> e.getValue().requestsPerSecond()).max().orElse(Double.NaN);
                         row.forEach((server, result) -> System.out.printf(Locale.ROOT,
-                                "| %s | %d B | %d | %s | %s | %,.0f | %.0f | %.0f | %.1f | %.2f |%s%n",
+                                "| %s | %d B | %d | %s | %s | %,.0f | %.0f | %.0f | %.1f | %.2f |%s%s%n",
                                 protocol.name().toLowerCase(Locale.ROOT), payloadSize, conns, client.label,
                                 server.label, result.requestsPerSecond(), result.p50Micros(), result.p99Micros(),
                                 result.cpuMicrosPerCall(), result.requestsPerSecond() / bestPeer,
+                                callerCpu ? String.format(Locale.ROOT, " %.1f |", result.callerCpuMicrosPerCall()) : "",
                                 result.errors() > 0 ? " errors: " + result.errors() : ""));
                     }
                 }

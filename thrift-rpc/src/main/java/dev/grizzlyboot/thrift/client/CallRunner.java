@@ -7,7 +7,6 @@ import dev.grizzlyboot.thrift.observation.CallOutcome;
 import org.apache.thrift.TApplicationException;
 import org.apache.thrift.TBase;
 import org.apache.thrift.TException;
-import org.apache.thrift.protocol.TProtocol;
 import org.apache.thrift.transport.TTransportException;
 
 /**
@@ -19,9 +18,9 @@ import org.apache.thrift.transport.TTransportException;
  * stays in rotation. Thread-safe.
  */
 final class CallRunner {
-    /** The generated client's work on one connection's protocol. */
+    /** The generated client's work on one borrowed connection. */
     interface RemoteCall {
-        Object run(TProtocol protocol) throws Throwable;
+        Object run(PooledConnection connection) throws Throwable;
     }
 
     private final ServerRotation rotation;
@@ -66,7 +65,7 @@ final class CallRunner {
             boolean reusable = false;
             try {
                 connection.transport.beginCall(options.readTimeout());
-                Object result = call.run(connection.protocol);
+                Object result = call.run(connection);
                 reusable = true;
                 pool.replied();
                 return result;

@@ -23,6 +23,9 @@ final class ServerRotation {
 
     /** Returns the servers to try for one call, in order; every server appears once. */
     List<ServerPool> order() {
+        if (pools.size() == 1) {
+            return pools;
+        }
         int start = next.getAndIncrement() & Integer.MAX_VALUE;
         List<ServerPool> healthy = new ArrayList<>(pools.size());
         List<ServerPool> failed = new ArrayList<>(0);

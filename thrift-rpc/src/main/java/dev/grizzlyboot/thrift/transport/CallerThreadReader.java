@@ -26,13 +26,15 @@ import org.glassfish.grizzly.utils.Futures;
  * would, instead of on the transport's shared selector thread: the shared selector stops watching
  * the connection for input, and a selector of the connection's own lets the caller sleep until
  * bytes arrive, so the kernel wakes the caller directly and no second thread hands the reply over.
- * What it reads still passes through the connection's whole filter chain (TLS, framing,
- * {@link ThriftClientFilter}) on the caller's thread.
+ * What it reads passes through the connection's whole filter chain (TLS, framing,
+ * {@link ThriftClientFilter}) on the caller's thread, or, on a plain TCP connection, through
+ * {@link DirectFraming}, which frames the bytes itself without the chain's per-read machinery.
  *
  * <p>A virtual thread must not sleep in a selector (it would hold its carrier thread, and the
  * JDK makes up for that with another carrier), so for a virtual caller {@link #forCaller} hands the
  * reading back to the shared selector thread, and the caller parks until that thread has the
- * reply; the next platform-thread caller takes it over again.
+ * reply; the next platform-thread caller takes it over again. From then on the connection is read
+ * through the chain only, since the chain may hold part of a frame the selector thread read.
  *
  * <p>One thread at a time may switch, wait or read; {@link #close()} may come from any thread and
  * wakes a waiting one.
@@ -42,12 +44,17 @@ final class CallerThreadReader implements AutoCloseable {
     private static final MethodHandle IS_VIRTUAL = isVirtualHandle();
 
     private final Connection<?> connection;
+    private final ClientFrameTransport transport;
     private final Selector readiness;
     private final Duration switchTimeout;
+    private DirectFraming direct;
     private boolean callerReads = true;
 
-    private CallerThreadReader(Connection<?> connection, Selector readiness, Duration switchTimeout) {
+    private CallerThreadReader(Connection<?> connection, ClientFrameTransport transport, DirectFraming direct,
+                               Selector readiness, Duration switchTimeout) {
         this.connection = connection;
+        this.transport = transport;
+        this.direct = direct;
         this.readiness = readiness;
         this.switchTimeout = switchTimeout;
     }
@@ -55,9 +62,11 @@ final class CallerThreadReader implements AutoCloseable {
     /**
      * Takes the reading of {@code connection} over from its shared selector thread, waiting up to
      * {@code timeout} for that thread to let go (now and at every later switch), so that the two
-     * never read at the same time.
+     * never read at the same time. Frames read go to {@code transport}; {@code direct} (null for a
+     * connection with TLS) reads and frames them without the filter chain.
      */
-    static CallerThreadReader takeOver(Connection<?> connection, Duration timeout) throws IOException {
+    static CallerThreadReader takeOver(Connection<?> connection, ClientFrameTransport transport, DirectFraming direct,
+                                       Duration timeout) throws IOException {
         takeOverFromSelector((NIOConnection) connection, timeout);
         Selector readiness = Selector.open();
         try {
@@ -66,7 +75,7 @@ final class CallerThreadReader implements AutoCloseable {
             readiness.close();
             throw e;
         }
-        return new CallerThreadReader(connection, readiness, timeout);
+        return new CallerThreadReader(connection, transport, direct, readiness, timeout);
     }
 
     /**
@@ -80,6 +89,10 @@ final class CallerThreadReader implements AutoCloseable {
             return;
         }
         if (virtual) {
+            if (direct != null && direct.hasUnread()) {
+                throw new IOException("bytes no call asked for arrived from " + connection.getPeerAddress());
+            }
+            direct = null;
             connection.enableIOEvent(IOEvent.READ);
         } else {
             takeOverFromSelector((NIOConnection) connection, switchTimeout);
@@ -149,12 +162,15 @@ final class CallerThreadReader implements AutoCloseable {
     }
 
     /**
-     * Reads once from the socket on this thread and passes the bytes up the filter chain; a frame
-     * completed by them reaches {@link ClientFrameTransport#onReply}, the end of the stream closes
-     * the connection.
+     * Reads once from the socket on this thread and frames the bytes; a frame completed by them
+     * reaches {@link ClientFrameTransport#onReply}, the end of the stream closes the connection.
      */
     void read() {
-        connection.getTransport().fireIOEvent(IOEvent.READ, connection, null);
+        if (direct != null) {
+            direct.read(transport);
+        } else {
+            connection.getTransport().fireIOEvent(IOEvent.READ, connection, null);
+        }
     }
 
     boolean isOpen() {

@@ -32,7 +32,9 @@ import org.glassfish.grizzly.attributes.AttributeBuilder;
  * <p>One call at a time may use it (a pool hands it to one caller at a time), and that caller's
  * thread reads the reply itself through a {@link CallerThreadReader}: the kernel wakes it when the
  * reply arrives, with no selector thread in between (a virtual thread instead parks until the
- * selector thread has read the reply for it). Between calls nothing reads the connection,
+ * selector thread has read the reply for it). On a connection without TLS the calling thread also
+ * frames requests and replies itself ({@link DirectFraming}), without Grizzly's filter chain.
+ * Between calls nothing reads the connection,
  * so {@link #readIdleInput()} picks up what came meanwhile before the next call. A close from any
  * other thread fails a waiting call at once. {@link #requestSent()} tells whether any request bytes
  * were handed to the socket since {@link #beginCall(Duration)}, which decides if a failed call may
@@ -46,6 +48,7 @@ public final class ClientFrameTransport extends FrameTransport {
     private final ReplyMatcher matcher;
     private final TProtocol protocol;
     private final CallerThreadReader reader;
+    private final DirectFraming direct;
     private Duration readTimeout;
     private volatile CompletableFuture<Buffer> reply;
     private volatile boolean closed;
@@ -70,7 +73,8 @@ public final class ClientFrameTransport extends FrameTransport {
         this.protocol = new CallMatchingProtocol(protocols.getProtocol(this), this);
         this.readTimeout = readTimeout;
         try {
-            this.reader = CallerThreadReader.takeOver(connection, readTimeout);
+            this.direct = DirectFraming.ifPlain(connection);
+            this.reader = CallerThreadReader.takeOver(connection, this, direct, readTimeout);
         } catch (IOException e) {
             throw new TTransportException(TTransportException.NOT_OPEN, e.getMessage(), e);
         }
@@ -151,13 +155,13 @@ public final class ClientFrameTransport extends FrameTransport {
 
     @Override
     @SuppressWarnings({"rawtypes", "unchecked"}) // Grizzly's write generics cannot name Connection<?>'s address type
-    void send(Buffer payload) throws TTransportException {
+    void send(byte[] frame, int length) throws TTransportException {
         if (!isOpen()) {
             throw new TTransportException(TTransportException.NOT_OPEN, "connection is closed");
         }
         CompletableFuture<Buffer> pending = reply;
         requestSent = true;
-        ((Connection) connection).write(payload, new EmptyCompletionHandler<WriteResult>() {
+        EmptyCompletionHandler<WriteResult> completion = new EmptyCompletionHandler<>() {
             @Override
             public void failed(Throwable error) {
                 if (pending != null) {
@@ -166,7 +170,12 @@ public final class ClientFrameTransport extends FrameTransport {
                 }
                 close();
             }
-        });
+        };
+        if (direct != null) {
+            direct.write(frame, length, completion);
+        } else {
+            ((Connection) connection).write(payload(frame, length), completion);
+        }
     }
 
     /**

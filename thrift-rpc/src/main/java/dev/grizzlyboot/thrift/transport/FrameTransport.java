@@ -1,5 +1,6 @@
 package dev.grizzlyboot.thrift.transport;
 
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 import org.apache.thrift.TConfiguration;
@@ -20,8 +21,9 @@ abstract class FrameTransport extends TEndpointTransport {
 
     final Connection<?> connection;
     private Buffer input;
+    /** The message being written, after {@link ThriftFrameFilter#HEADER_SIZE} bytes left free for its length. */
     private byte[] output = new byte[INITIAL_WRITE_CAPACITY];
-    private int outputLength;
+    private int outputLength = ThriftFrameFilter.HEADER_SIZE;
 
     FrameTransport(Connection<?> connection, TConfiguration configuration) throws TTransportException {
         super(configuration);
@@ -38,8 +40,17 @@ abstract class FrameTransport extends TEndpointTransport {
     /** Called when a read finds the current frame exhausted; returns the next frame or throws. */
     abstract Buffer awaitFrame() throws TTransportException;
 
-    /** Hands a complete message payload to the connection; the array behind it may be reused after. */
-    abstract void send(Buffer payload) throws TTransportException;
+    /**
+     * Hands a complete message to the connection: its payload is {@code frame[HEADER_SIZE ..
+     * HEADER_SIZE + length)}, and the first {@link ThriftFrameFilter#HEADER_SIZE} bytes are free for
+     * the length prefix. The array is reused for the next message once this returns.
+     */
+    abstract void send(byte[] frame, int length) throws TTransportException;
+
+    /** The payload part of a frame given to {@link #send}, for writing through the filter chain. */
+    final Buffer payload(byte[] frame, int length) {
+        return Buffers.wrap(connection.getMemoryManager(), frame, ThriftFrameFilter.HEADER_SIZE, length);
+    }
 
     @Override
     public final int read(byte[] buf, int off, int len) throws TTransportException {
@@ -76,18 +87,35 @@ abstract class FrameTransport extends TEndpointTransport {
 
     @Override
     public final void write(byte[] buf, int off, int len) {
+        makeRoom(len);
+        System.arraycopy(buf, off, output, outputLength, len);
+        outputLength += len;
+    }
+
+    /**
+     * Copies the buffer straight into the message; TTransport's default copies it into a new array
+     * first, which TCompactProtocol's {@code writeBinary} pays for every binary field.
+     */
+    @Override
+    public final int write(ByteBuffer src) {
+        int len = src.remaining();
+        makeRoom(len);
+        src.get(output, outputLength, len);
+        outputLength += len;
+        return len;
+    }
+
+    private void makeRoom(int len) {
         int needed = outputLength + len;
         if (needed > output.length) {
             output = Arrays.copyOf(output, Math.max(needed, output.length * 2));
         }
-        System.arraycopy(buf, off, output, outputLength, len);
-        outputLength = needed;
     }
 
     @Override
     public final void flush() throws TTransportException {
-        int length = outputLength;
-        outputLength = 0;
+        int length = outputLength - ThriftFrameFilter.HEADER_SIZE;
+        outputLength = ThriftFrameFilter.HEADER_SIZE;
         if (length == 0) {
             return;
         }
@@ -95,7 +123,7 @@ abstract class FrameTransport extends TEndpointTransport {
             throw new TTransportException(TTransportException.CORRUPTED_DATA,
                     "message of " + length + " bytes exceeds the maximum frame size of " + getMaxFrameSize());
         }
-        send(Buffers.wrap(connection.getMemoryManager(), output, 0, length));
+        send(output, length);
     }
 
     @Override

@@ -23,7 +23,7 @@ final class ServerFrameTransport extends FrameTransport {
     }
 
     @Override
-    void send(Buffer payload) {
-        connection.write(payload);
+    void send(byte[] frame, int length) {
+        connection.write(payload(frame, length));
     }
 }
