@@ -38,7 +38,7 @@ public final class Sweeper implements AutoCloseable {
      *
      * @param tick        time between the end of one run and the start of the next
      * @param stallWindow how long after a stall runs are told the client was stalled; a run that
-     *                    starts more than a quarter of it (at least four ticks) late is a stall
+     *                    starts more than half of it (at least four ticks) late is a stall
      * @param maintenance what to run
      */
     public Sweeper(Duration tick, Duration stallWindow, Maintenance maintenance) {
@@ -77,7 +77,7 @@ public final class Sweeper implements AutoCloseable {
         StallClock(long tickNanos, long windowNanos, long startNanos) {
             this.tickNanos = tickNanos;
             this.windowNanos = windowNanos;
-            this.lateNanos = Math.max(4 * tickNanos, windowNanos / 4);
+            this.lateNanos = Math.max(4 * tickNanos, windowNanos / 2);
             this.lastEndNanos = startNanos;
             this.lastStallNanos = startNanos - windowNanos - 1;
         }
