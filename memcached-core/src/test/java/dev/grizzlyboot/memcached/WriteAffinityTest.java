@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Writes stay on one connection per server while it is below the pipeline depth, reads spread
- * over both, and neither costs a caller its own value.
+ * Single writes stay on one connection per server while it is below the pipeline depth, bulk
+ * writes at any depth, reads spread over both, and none of it costs a caller its own value.
  */
 class WriteAffinityTest {
 
@@ -48,6 +48,25 @@ class WriteAffinityTest {
                 blocking.getMulti(List.of("wm-" + thread + "-a", "wm-" + thread + "-b"));
             });
             assertThat(idleSecondsOfClientConnections()).as("idle seconds of the client's two connections after reads")
+                    .hasSize(2).allMatch(seconds -> seconds <= 1);
+        }
+    }
+
+    @Test
+    void bulkWritesStayOnOneConnectionEvenPastThePipelineDepth() throws Exception {
+        try (MemcachedClient client = twoConnections(1)) {
+            BlockingMemcachedClient blocking = client.blocking();
+            await().atMost(Duration.ofSeconds(10)).until(() -> idleSecondsOfClientConnections().size() == 2);
+            runFor(Duration.ofSeconds(3), thread -> {
+                blocking.setMulti(Map.of("bulk-" + thread + "-a", "v", "bulk-" + thread + "-b", "v"), Duration.ZERO);
+                blocking.deleteMulti(List.of("bulk-" + thread + "-a"));
+            });
+            assertThat(idleSecondsOfClientConnections()).as("idle seconds of the client's two connections after bulk writes")
+                    .hasSize(2).filteredOn(seconds -> seconds >= 2).hasSize(1);
+
+            // Single writes past the depth (1 here) spill over to the other connection.
+            runFor(Duration.ofSeconds(1), thread -> blocking.set("single-" + thread, "v", Duration.ZERO));
+            assertThat(idleSecondsOfClientConnections()).as("idle seconds of the client's two connections after single writes")
                     .hasSize(2).allMatch(seconds -> seconds <= 1);
         }
     }
@@ -82,8 +101,12 @@ class WriteAffinityTest {
     }
 
     private static MemcachedClient twoConnections() {
+        return twoConnections(32);
+    }
+
+    private static MemcachedClient twoConnections(int pipelineDepth) {
         MemcachedClient client = MemcachedClient.builder().servers(memcached.addressList())
-                .connectionsPerServer(2, 2).connectTimeout(Duration.ofSeconds(10)).operationTimeout(Duration.ofSeconds(5)).build();
+                .connectionsPerServer(2, 2).pipelineDepth(pipelineDepth).connectTimeout(Duration.ofSeconds(10)).operationTimeout(Duration.ofSeconds(5)).build();
         client.blocking().noop();
         return client;
     }

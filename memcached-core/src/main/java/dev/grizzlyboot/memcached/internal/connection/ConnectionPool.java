@@ -15,11 +15,11 @@ import dev.grizzlyboot.memcached.internal.protocol.Operation;
 
 /**
  * The connections to one server. A read goes to the open connection with the fewest pending
- * operations; a write (stores, deletes, counters, and bulk batches of them) goes to the oldest
- * connection while it has fewer than {@code pipelineDepth} pending, and is placed like a read
- * beyond that. memcached serves each connection on one of its worker threads, and its item
- * writes take global locks, so writes from two of its threads at once slow each other down while
- * reads spread well. When even the least-loaded connection has {@code pipelineDepth} pending and
+ * operations. A write (a store, delete or counter) goes to the oldest connection while that has
+ * fewer than {@code pipelineDepth} pending, and is placed like a read beyond that; a bulk batch of
+ * writes always goes to the oldest connection. memcached serves each connection on one of its
+ * worker threads, and its item writes take global locks, so writes from two of its threads at
+ * once slow each other down while reads spread well. When even the least-loaded connection has {@code pipelineDepth} pending and
  * the pool is below its maximum, another connection is opened. A lost connection is replaced on demand; while
  * connects fail, the pool backs off (doubling up to a cap) and fails operations at once instead
  * of letting each wait for a timeout. Connect failures, connections lost, timeouts and answers
@@ -289,9 +289,12 @@ public final class ConnectionPool {
     private MemcachedConnection choose(Operation<?> operation) {
         MemcachedConnection[] current = connections;
         if (operation.changesItems()) {
+            // A bulk batch's item writes keep memcached busy far longer than its one network event,
+            // so it stays on the oldest connection at any depth; a single write spills past the depth.
+            boolean batch = operation.requestCount() > 1;
             for (MemcachedConnection connection : current) {
                 if (connection.isUsable()) {
-                    if (connection.pending() < settings.pipelineDepth()) {
+                    if (batch || connection.pending() < settings.pipelineDepth()) {
                         return connection;
                     }
                     break;
