@@ -25,7 +25,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * flush, empty it for every client once it "comes back").
  */
 class ClientStallTest {
-    private static final long TIMEOUT_MILLIS = 500;
+    private static final long TIMEOUT_MILLIS = 1000;
 
     @RegisterExtension
     static MemcachedExtension memcached = MemcachedExtension.server();

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -57,6 +58,10 @@ public final class StallingClientMain {
             }
             running.set(false);
             callers.shutdown();
+            // Closing the client under a call in flight would fail it with "client closed".
+            if (!callers.awaitTermination(10, TimeUnit.SECONDS)) {
+                say("ERROR callers still running");
+            }
         }
         say("DONE");
     }
