@@ -13,10 +13,6 @@ import java.util.List;
 import dev.grizzlyboot.thrift.server.IoStrategy;
 import dev.grizzlyboot.thrift.server.ThriftServer;
 import dev.grizzlyboot.thrift.tutorial.Calculator;
-import org.apache.thrift.protocol.TBinaryProtocol;
-import org.apache.thrift.protocol.TMessage;
-import org.apache.thrift.protocol.TMessageType;
-import org.apache.thrift.transport.TMemoryInputTransport;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -47,14 +43,10 @@ class CallOrderTest {
             List<Integer> sums = new ArrayList<>();
             assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
                 for (int i = 0; i < CALLS; i++) {
-                    byte[] reply = RawFrames.readReply(socket);
-                    assertThat(reply).as("reply %d", i + 1).isNotNull();
-                    TBinaryProtocol in = new TBinaryProtocol(new TMemoryInputTransport(reply));
-                    TMessage message = in.readMessageBegin();
-                    assertThat(message.type).isEqualTo(TMessageType.REPLY);
+                    RawFrames.Reply reply = RawFrames.readBinaryReply(socket);
                     Calculator.add_result result = new Calculator.add_result();
-                    result.read(in);
-                    seqIds.add(message.seqid);
+                    result.read(reply.result());
+                    seqIds.add(reply.seqId());
                     sums.add(result.getSuccess());
                 }
             });

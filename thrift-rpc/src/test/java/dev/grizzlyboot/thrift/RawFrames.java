@@ -13,6 +13,7 @@ import org.apache.thrift.protocol.TBinaryProtocol;
 import org.apache.thrift.protocol.TMessage;
 import org.apache.thrift.protocol.TMessageType;
 import org.apache.thrift.transport.TMemoryBuffer;
+import org.apache.thrift.transport.TMemoryInputTransport;
 
 /** Hand-made bytes on a plain socket, for tests that must send what no Thrift client would. */
 final class RawFrames {
@@ -53,6 +54,28 @@ final class RawFrames {
         int length = ((header[0] & 0xff) << 24) | ((header[1] & 0xff) << 16) | ((header[2] & 0xff) << 8) | (header[3] & 0xff);
         byte[] payload = in.readNBytes(length);
         return payload.length < length ? null : payload;
+    }
+
+    /**
+     * Reads one binary-protocol reply frame and its message header, and returns the sequence id and
+     * the protocol positioned at the result struct; throws if the server closed the connection or
+     * sent something other than a reply.
+     */
+    static Reply readBinaryReply(Socket socket) throws IOException, TException {
+        byte[] reply = readReply(socket);
+        if (reply == null) {
+            throw new IOException("the server closed the connection");
+        }
+        TBinaryProtocol in = new TBinaryProtocol(new TMemoryInputTransport(reply));
+        TMessage message = in.readMessageBegin();
+        if (message.type != TMessageType.REPLY) {
+            throw new IOException("message type " + message.type + " where a reply was expected");
+        }
+        return new Reply(message.seqid, in);
+    }
+
+    /** A reply's sequence id and the protocol that reads its result struct. */
+    record Reply(int seqId, TBinaryProtocol result) {
     }
 
     /** True once the server has closed the connection (a read sees end of stream or a reset). */
