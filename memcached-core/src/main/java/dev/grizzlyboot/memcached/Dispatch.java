@@ -191,20 +191,23 @@ final class Dispatch {
         KeyResult<T>[] results = new KeyResult[ordered.size()];
         boolean replicated = routing == Routing.REPLICATED_WRITE && cluster.replicated();
         Map<ConnectionPool, Batch> batches = new IdentityHashMap<>();
+        int servers = cluster.serverCount();
         int i = 0;
         for (String key : ordered.keySet()) {
-            // A batch takes at most one request per key from here on: sized for them, it never grows.
+            // A batch takes at most one request per key from here on. With one server that is its exact
+            // size; with several, a server's share of them with room for an uneven spread (it grows past that).
             int remaining = results.length - i;
+            int capacity = servers == 1 ? remaining : Math.min(remaining, remaining / servers * 3 / 2 + 8);
             try {
                 byte[] keyBytes = Keys.encode(key);
                 Request built = request.create(key, keyBytes);
                 if (replicated) {
                     List<ConnectionPool> targets = cluster.writeTargets(keyBytes);
                     for (int t = 0; t < targets.size(); t++) {
-                        batchFor(batches, targets.get(t), remaining).add(i, key, built, t == 0);
+                        batchFor(batches, targets.get(t), capacity).add(i, key, built, t == 0);
                     }
                 } else {
-                    batchFor(batches, cluster.readTarget(keyBytes), remaining).add(i, key, built, true);
+                    batchFor(batches, cluster.readTarget(keyBytes), capacity).add(i, key, built, true);
                 }
             } catch (MemcachedException e) {
                 results[i] = new KeyResult<>(Outcome.ERROR, null, 0, e);
@@ -248,13 +251,13 @@ final class Dispatch {
         return batch;
     }
 
-    /** The keys and requests of one server's share of a bulk call, in arrays sized up front. */
+    /** The keys and requests of one server's share of a bulk call, in arrays sized up front (grown if a share is bigger). */
     private static final class Batch {
-        private final String[] keys;
+        private String[] keys;
         /** One slot more than keys, for the terminator. */
-        private final Request[] requests;
+        private Request[] requests;
         /** Each key's slot in the call's results, or -1 where this server holds only a replica (not reported). */
-        private final int[] slots;
+        private int[] slots;
         private int size;
 
         Batch(int capacity) {
@@ -264,6 +267,12 @@ final class Dispatch {
         }
 
         void add(int keyIndex, String key, Request request, boolean isOwner) {
+            if (size == keys.length) {
+                int capacity = size + (size >> 1) + 1;
+                keys = Arrays.copyOf(keys, capacity);
+                requests = Arrays.copyOf(requests, capacity + 1);
+                slots = Arrays.copyOf(slots, capacity);
+            }
             slots[size] = isOwner ? keyIndex : -1;
             keys[size] = key;
             requests[size] = request;

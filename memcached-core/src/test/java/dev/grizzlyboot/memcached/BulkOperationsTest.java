@@ -15,6 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
+import dev.grizzlyboot.memcached.cluster.ServerAddress;
 import dev.grizzlyboot.testsupport.MemcachedExtension;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -71,6 +72,27 @@ class BulkOperationsTest {
         int owner = client.servers().indexOf(client.serverFor(sample));
         assertThat(memcached.get(owner).textCommand("get " + sample).get(0)).startsWith("VALUE " + sample);
         assertThat(memcached.get(1 - owner).textCommand("get " + sample)).containsExactly("END");
+    }
+
+    /** A server's share of a bulk call is sized for an even spread; a call whose keys all live on one server outgrows it. */
+    @Test
+    void bulkCallsWhoseKeysAllLiveOnOneServerKeepEveryKeyInOrder() {
+        ServerAddress first = client.servers().get(0);
+        List<String> keys = new ArrayList<>();
+        for (String key : keys(2_000)) {
+            if (client.serverFor(key).equals(first)) {
+                keys.add(key);
+            }
+        }
+        assertThat(keys).hasSizeGreaterThan(500);
+        Map<String, Object> values = new LinkedHashMap<>();
+        keys.forEach(k -> values.put(k, "only-on-first-" + k));
+
+        assertThat(blocking.setMulti(values, Duration.ZERO).asMap().values()).allMatch(r -> r.outcome() == Outcome.STORED);
+        BulkResult<Object> read = blocking.getMulti(keys);
+        assertThat(new ArrayList<>(read.asMap().keySet())).isEqualTo(keys);
+        assertThat(read.values()).isEqualTo(values);
+        assertThat(blocking.deleteMulti(keys).asMap().values()).allMatch(r -> r.outcome() == Outcome.DELETED);
     }
 
     @Test

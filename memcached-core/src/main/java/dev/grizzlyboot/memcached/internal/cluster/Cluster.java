@@ -109,6 +109,11 @@ public final class Cluster implements AutoCloseable {
         return result;
     }
 
+    /** How many servers the current list has (failed ones included). */
+    public int serverCount() {
+        return topology.nodes().size();
+    }
+
     /** The servers, in list order. */
     public List<ServerAddress> servers() {
         return topology.nodes().stream().map(Node::address).toList();
