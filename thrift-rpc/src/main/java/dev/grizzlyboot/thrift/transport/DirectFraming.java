@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * already in place, goes straight to the transport's write queue (copied only if the socket cannot
  * take it at once), and reply frames are read from the socket channel into a buffer the connection
  * keeps, then passed to {@link ClientFrameTransport#onReply} as {@link ThriftClientFilter} would.
- * Frame lengths are checked as {@link ThriftFrameFilter} checks them; the end of the stream, a
+ * Frame lengths are checked by the chain's {@link ThriftFrameFilter} itself; the end of the stream, a
  * read error or a length out of range closes the connection, which fails a waiting call.
  *
  * <p>Only for connections whose chain is exactly transport, {@link ThriftFrameFilter} and
@@ -44,7 +44,7 @@ final class DirectFraming {
     private final AsyncQueueWriter<SocketAddress> writer;
     private final MemoryManager<?> memory;
     private final MessageCloner<WritableMessage> copyIfQueued;
-    private final int maxFrameSize;
+    private final ThriftFrameFilter frames;
     private byte[] input = new byte[INITIAL_READ_CAPACITY];
     private ByteBuffer window = ByteBuffer.wrap(input);
     /** The first byte of {@link #input} not yet passed on as part of a frame. */
@@ -52,13 +52,13 @@ final class DirectFraming {
     /** The end of the bytes read into {@link #input}. */
     private int end;
 
-    private DirectFraming(NIOConnection connection, int maxFrameSize) {
+    private DirectFraming(NIOConnection connection, ThriftFrameFilter frames) {
         this.connection = connection;
         this.channel = (SocketChannel) connection.getChannel();
         this.writer = ((NIOTransport) connection.getTransport()).getAsyncQueueIO().getWriter();
         this.memory = connection.getMemoryManager();
         this.copyIfQueued = (queued, message) -> Buffers.wrap(memory, copy((Buffer) message));
-        this.maxFrameSize = maxFrameSize;
+        this.frames = frames;
     }
 
     /** Returns direct framing for {@code connection}, or null if its filter chain does more than frame (TLS). */
@@ -68,7 +68,7 @@ final class DirectFraming {
                 && processor instanceof FilterChain chain && chain.size() == 3
                 && chain.get(0) instanceof TransportFilter && chain.get(1) instanceof ThriftFrameFilter frames
                 && chain.get(2) instanceof ThriftClientFilter) {
-            return new DirectFraming(nio, frames.maxFrameSize());
+            return new DirectFraming(nio, frames);
         }
         return null;
     }
@@ -109,8 +109,7 @@ final class DirectFraming {
         end += read;
         while (end - start >= ThriftFrameFilter.HEADER_SIZE) {
             int length = lengthAt(start);
-            if (length <= 0 || length > maxFrameSize) {
-                log.debug("closing {}: frame length {} outside 1..{}", connection.getPeerAddress(), length, maxFrameSize);
+            if (!frames.accepts(length, connection)) {
                 closeConnection();
                 return;
             }

@@ -3,6 +3,7 @@ package dev.grizzlyboot.thrift.transport;
 import java.io.IOException;
 
 import org.glassfish.grizzly.Buffer;
+import org.glassfish.grizzly.Connection;
 import org.glassfish.grizzly.filterchain.BaseFilter;
 import org.glassfish.grizzly.filterchain.FilterChainContext;
 import org.glassfish.grizzly.filterchain.NextAction;
@@ -49,6 +50,15 @@ public final class ThriftFrameFilter extends BaseFilter {
         return maxFrameSize;
     }
 
+    /** Whether a frame of {@code length} may be read from {@code connection}; logs why not. */
+    boolean accepts(int length, Connection<?> connection) {
+        if (length > 0 && length <= maxFrameSize) {
+            return true;
+        }
+        log.debug("closing {}: frame length {} outside 1..{}", connection.getPeerAddress(), length, maxFrameSize);
+        return false;
+    }
+
     @Override
     public NextAction handleRead(FilterChainContext ctx) throws IOException {
         Buffer input = ctx.getMessage();
@@ -57,9 +67,7 @@ public final class ThriftFrameFilter extends BaseFilter {
         }
         int start = input.position();
         int length = input.getInt(start);
-        if (length <= 0 || length > maxFrameSize) {
-            log.debug("closing {}: frame length {} outside 1..{}",
-                    ctx.getConnection().getPeerAddress(), length, maxFrameSize);
+        if (!accepts(length, ctx.getConnection())) {
             ctx.getConnection().closeSilently();
             return ctx.getStopAction();
         }
