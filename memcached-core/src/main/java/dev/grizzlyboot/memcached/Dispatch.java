@@ -194,10 +194,10 @@ final class Dispatch {
         int servers = cluster.serverCount();
         int i = 0;
         for (String key : ordered.keySet()) {
-            // A batch takes at most one request per key from here on. With one server that is its exact
-            // size; with several, a server's share of them with room for an uneven spread (it grows past that).
+            // A batch takes at most one request per key from here on: a server's share of them, with room
+            // for an uneven spread (it grows past that); with one server that is exactly all of them.
             int remaining = results.length - i;
-            int capacity = servers == 1 ? remaining : Math.min(remaining, remaining / servers * 3 / 2 + 8);
+            int capacity = Math.min(remaining, remaining / servers * 3 / 2 + 8);
             try {
                 byte[] keyBytes = Keys.encode(key);
                 Request built = request.create(key, keyBytes);
