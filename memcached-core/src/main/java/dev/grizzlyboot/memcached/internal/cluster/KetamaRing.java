@@ -83,10 +83,11 @@ public final class KetamaRing<S> {
             totalWeight += weight;
         }
         List<long[]> entries = new ArrayList<>(names.size() * POINTS_PER_SERVER);
+        MessageDigest md5 = newMd5();
         for (int server = 0; server < names.size(); server++) {
             int repetitions = weightedFormula ? weightedPoints(weights.get(server), totalWeight, names.size()) : POINTS_PER_SERVER;
             for (int i = 0; i < repetitions / 4; i++) {
-                byte[] digest = md5(names.get(server) + "-" + i);
+                byte[] digest = md5.digest((names.get(server) + "-" + i).getBytes(StandardCharsets.UTF_8));
                 for (int h = 0; h < 4; h++) {
                     entries.add(new long[] {point(digest, h), server});
                 }
@@ -175,10 +176,6 @@ public final class KetamaRing<S> {
                 | ((long) (digest[2 + h * 4] & 0xFF) << 16)
                 | ((long) (digest[1 + h * 4] & 0xFF) << 8)
                 | (digest[h * 4] & 0xFF);
-    }
-
-    private static byte[] md5(String text) {
-        return newMd5().digest(text.getBytes(StandardCharsets.UTF_8));
     }
 
     private static MessageDigest newMd5() {
