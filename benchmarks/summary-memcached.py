@@ -1,14 +1,22 @@
 #!/usr/bin/env python3
 """Ours (builder defaults) against the best peer, per cell, from the memcached benchmark's CSV.
 
-Usage: python3 benchmarks/summary-memcached.py [benchmarks/target/memcached-results.csv]
+Usage: python3 benchmarks/summary-memcached.py [benchmarks/target/memcached-results.csv] [--ceiling] [--cores=N]
 
 Prints the Markdown table of docs/benchmarks.md "Summary" (one row per one-server and three-server
 cell: our keys/s, the best peer and its keys/s, the ratio, our CPU per 100k keys, the lowest peer
 CPU, the CPU ratio), then the counts against issue 14's targets (ratio >= 1.2, CPU ratio <= 0.8).
 Tuned variants of ours are left out; peers are every other client in the file.
+
+With --ceiling (CSV files that have the server_cpu_s_per_100k and machine_busy columns) it prints
+instead, per cell, what bounds it: how busy the machine was in our round and the best peer's, the
+CPU per key of the whole machine (cores x busy share / keys/s), of memcached and of the client, and
+the client CPU per key that 1.2x the best peer would leave us if the machine stayed as busy and
+everything but our client cost what it cost in our round ("budget"; 0 or less: no client could).
+--cores is the machine's core count (default: this machine's).
 """
 import csv
+import os
 import statistics
 import sys
 
@@ -16,7 +24,7 @@ OURS = "grizzly-boot"
 KINDS = {"cell": 1, "cluster": 3}
 
 
-def main(path):
+def read_cells(path):
     cells = {}
     with open(path, newline="") as f:
         for row in csv.DictReader(f):
@@ -24,18 +32,34 @@ def main(path):
                 continue
             key = (KINDS[row["kind"]], row["op"], int(row["size"]), int(row["threads"]))
             cells.setdefault(key, {})[row["client"]] = row
+    return cells
+
+
+def ours_and_best_peer(clients):
+    ours = clients.get(OURS)
+    peers = {name: row for name, row in clients.items() if not name.startswith(OURS)}
+    if ours is None or not peers:
+        return None, None, peers
+    best_name = max(peers, key=lambda name: float(peers[name]["keys_per_s"]))
+    return ours, best_name, peers
+
+
+def sorted_keys(cells):
+    ops = ["get", "set", "getMulti", "setMulti"]
+    return sorted(cells, key=lambda k: (k[0], ops.index(k[1]) if k[1] in ops else 9, k[2], k[3]))
+
+
+def main(path):
+    cells = read_cells(path)
     print("| servers | op | value | threads | ours keys/s | best peer | peer keys/s | ratio "
           "| ours CPU s/100k | lowest peer CPU s/100k | CPU ratio |")
     print("|---:|---|---:|---:|---:|---|---:|---:|---:|---:|---:|")
-    ops = ["get", "set", "getMulti", "setMulti"]
     ratios, cpu_ratios = [], []
-    for key in sorted(cells, key=lambda k: (k[0], ops.index(k[1]) if k[1] in ops else 9, k[2], k[3])):
-        clients = cells[key]
-        ours = clients.get(OURS)
-        peers = {name: row for name, row in clients.items() if not name.startswith(OURS)}
-        if ours is None or not peers:
+    for key in sorted_keys(cells):
+        ours, best_name, peers = ours_and_best_peer(cells[key])
+        if ours is None:
             continue
-        best_name, best = max(peers.items(), key=lambda item: float(item[1]["keys_per_s"]))
+        best = peers[best_name]
         lowest_cpu = min(float(row["cpu_s_per_100k"]) for row in peers.values())
         ratio = float(ours["keys_per_s"]) / float(best["keys_per_s"])
         cpu_ratio = float(ours["cpu_s_per_100k"]) / lowest_cpu
@@ -55,5 +79,40 @@ def main(path):
           f"<= 1.0: {sum(c <= 1.0 for c in cpu_ratios)}; median CPU ratio {statistics.median(cpu_ratios):.2f}")
 
 
+def ceiling(path, cores):
+    cells = read_cells(path)
+    print("| servers | op | value | threads | ratio | machine busy ours / peer | machine CPU s/100k ours / peer "
+          "| memcached CPU s/100k ours / peer | client CPU s/100k ours / peer | client budget for 1.2x | budget / ours |")
+    print("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for key in sorted_keys(cells):
+        ours, best_name, peers = ours_and_best_peer(cells[key])
+        if ours is None or not ours.get("machine_busy"):
+            continue
+        peer = peers[best_name]
+
+        def machine(row):
+            return cores * float(row["machine_busy"]) / float(row["keys_per_s"]) * 100_000
+
+        ratio = float(ours["keys_per_s"]) / float(peer["keys_per_s"])
+        ours_client = float(ours["cpu_s_per_100k"])
+        # What 1.2x the peer's keys/s leaves for our client when the rest of the machine's work per key
+        # (memcached, the kernel's share not billed to a process, everything else) stays as in our round.
+        budget = machine(peer) / 1.2 - (machine(ours) - ours_client)
+        servers, op, size, threads = key
+        print(f"| {servers} | {op} | {size} B | {threads} | {ratio:.2f} "
+              f"| {float(ours['machine_busy']) * 100:.0f}% / {float(peer['machine_busy']) * 100:.0f}% "
+              f"| {machine(ours):.2f} / {machine(peer):.2f} "
+              f"| {float(ours['server_cpu_s_per_100k']):.2f} / {float(peer['server_cpu_s_per_100k']):.2f} "
+              f"| {ours_client:.2f} / {float(peer['cpu_s_per_100k']):.2f} "
+              f"| {budget:.2f} | {budget / ours_client:.2f} |")
+
+
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "benchmarks/target/memcached-results.csv")
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    flags = [a for a in sys.argv[1:] if a.startswith("--")]
+    source = args[0] if args else "benchmarks/target/memcached-results.csv"
+    if "--ceiling" in flags:
+        cores = next((int(f.split("=", 1)[1]) for f in flags if f.startswith("--cores=")), os.cpu_count())
+        ceiling(source, cores)
+    else:
+        main(source)

@@ -107,6 +107,14 @@ public final class MemcachedProcess implements AutoCloseable {
         return new InetSocketAddress(LOOPBACK, port);
     }
 
+    /** The operating system's process id of the running memcached (for reading its CPU time from {@code /proc}). */
+    public long pid() {
+        if (process == null) {
+            throw new IllegalStateException("memcached is not running");
+        }
+        return process.pid();
+    }
+
     /** Whether the process is alive (a paused process is alive). */
     public boolean isRunning() {
         return process != null && process.isAlive();

@@ -35,7 +35,9 @@ final class ChildProcessContender implements Contender {
     ChildProcessContender(String classpath, String mainClass, List<String> leadingArgs, String prefix,
                           ClientTarget target) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>(List.of(java, "-cp", classpath, mainClass));
+        List<String> command = new ArrayList<>(List.of(java));
+        command.addAll(ServerCpu.childJvmOptions());
+        command.addAll(List.of("-cp", classpath, mainClass));
         command.addAll(leadingArgs);
         command.add(prefix);
         command.add(String.join(",", target.servers()));

@@ -147,8 +147,8 @@ final class ContenderProtocol {
         for (String line : answer) {
             String[] f = line.split(TAB, -1);
             if (f[0].equals("round")) {
-                results.add(new LoadRound.Result(d(f[1]), d(f[2]), d(f[3]), d(f[4]), d(f[5]), Long.parseLong(f[6]),
-                        Long.parseLong(f[7]), f[8].isEmpty() ? null : f[8]));
+                results.add(new LoadRound.Result(d(f[1]), d(f[2]), d(f[3]), d(f[4]), d(f[5]), d(f[6]), d(f[7]),
+                        Long.parseLong(f[8]), Long.parseLong(f[9]), f[10].isEmpty() ? null : f[10]));
             }
         }
         return results;
@@ -177,7 +177,8 @@ final class ContenderProtocol {
 
     private static String round(LoadRound.Result r) {
         return join("round", n(r.callsPerSecond()), n(r.keysPerSecond()), n(r.p50Micros()), n(r.p99Micros()),
-                n(r.cpuSecondsPer100kKeys()), Long.toString(r.errors()), Long.toString(r.misses()),
+                n(r.cpuSecondsPer100kKeys()), n(r.serverCpuSecondsPer100kKeys()), n(r.machineBusy()),
+                Long.toString(r.errors()), Long.toString(r.misses()),
                 r.firstError() == null ? "" : r.firstError());
     }
 

@@ -12,17 +12,19 @@ import org.HdrHistogram.Histogram;
 
 /**
  * One closed-loop round: N caller threads each make the next call as soon as the previous one
- * returns, for a fixed time. Every call's latency goes into a histogram; process CPU time is
- * taken across the round.
+ * returns, for a fixed time. Every call's latency goes into a histogram; process CPU time, the
+ * memcached processes' CPU time and the machine's busy share are taken across the round.
  */
 final class LoadRound {
 
     /**
      * What one round measured. Throughput is in calls and in keys (they differ for bulk calls);
-     * CPU is client CPU seconds per 100,000 keys.
+     * CPU is client CPU seconds per 100,000 keys, server CPU the same for memcached (NaN if unknown),
+     * machine busy the share of all cores that was busy (0 to 1, NaN if unknown).
      */
     record Result(double callsPerSecond, double keysPerSecond, double p50Micros, double p99Micros,
-                  double cpuSecondsPer100kKeys, long errors, long misses, String firstError) {
+                  double cpuSecondsPer100kKeys, double serverCpuSecondsPer100kKeys, double machineBusy,
+                  long errors, long misses, String firstError) {
     }
 
     private LoadRound() {
@@ -69,6 +71,8 @@ final class LoadRound {
             caller.start();
         }
         ready.await();
+        long serverBefore = ServerCpu.serverNanos();
+        long[] machineBefore = ServerCpu.machineTicks();
         long cpuBefore = ProcessCpu.nanos();
         long began = System.nanoTime();
         deadline[0] = began + length.toNanos();
@@ -78,11 +82,18 @@ final class LoadRound {
         }
         double seconds = (System.nanoTime() - began) / 1e9;
         long cpu = ProcessCpu.nanos() - cpuBefore;
+        long serverAfter = ServerCpu.serverNanos();
+        double machineBusy = ServerCpu.busyShare(machineBefore, ServerCpu.machineTicks());
         long calls = all.getTotalCount();
         long keyCount = calls * workload.keysPerCall;
+        long serverCpu = serverBefore < 0 || serverAfter < 0 ? -1 : serverAfter - serverBefore;
         return new Result(calls / seconds, keyCount / seconds,
                 all.getValueAtPercentile(50) / 1000.0, all.getValueAtPercentile(99) / 1000.0,
-                keyCount == 0 ? Double.NaN : cpu / 1e9 / keyCount * 100_000,
+                per100k(cpu, keyCount), serverCpu < 0 ? Double.NaN : per100k(serverCpu, keyCount), machineBusy,
                 errors.get(), misses.get(), firstError.get());
+    }
+
+    private static double per100k(long nanos, long keyCount) {
+        return keyCount == 0 ? Double.NaN : nanos / 1e9 / keyCount * 100_000;
     }
 }

@@ -82,7 +82,7 @@ public final class MemcachedBenchmark {
     private static Report single(BenchOptions options, List<Report.SeedRow> seedRows) throws Exception {
         Report report = new Report(System.out, "cell");
         try (MemcachedProcess memcached = MemcachedProcess.start(MEMCACHED);
-             Contenders contenders = new Contenders(ClientTarget.of(List.of(memcached.address())), options)) {
+             Contenders contenders = contenders(List.of(memcached), options)) {
             System.out.printf(Locale.ROOT, "%n## One server (%s)%n%n", memcached.address());
             prepare(contenders.all(), options.sizes());
             runCells(contenders.all(), "", Workload.values(), options.sizes(), options.threads(), options, report);
@@ -99,7 +99,7 @@ public final class MemcachedBenchmark {
     private static Report cluster(BenchOptions options) throws Exception {
         Report report = new Report(System.out, "cluster");
         try (MemcachedServers servers = MemcachedServers.start(CLUSTER_SERVERS, MEMCACHED);
-             Contenders contenders = new Contenders(ClientTarget.of(servers.addresses()), options)) {
+             Contenders contenders = contenders(servers.all(), options)) {
             System.out.printf(Locale.ROOT, "%n## %d servers, Ketama (%s)%n%n", CLUSTER_SERVERS, servers.addressList());
             prepare(contenders.all(), options.sizes());
             runCells(contenders.all(), "cluster/", Workload.values(), options.sizes(), options.threads(), options, report);
@@ -119,12 +119,19 @@ public final class MemcachedBenchmark {
                      GrizzlyBootBench.overTls(tlsTarget(secure), TestCertificates.clientContext()), "tt")) {
             System.out.printf(Locale.ROOT, "%n## TLS: %s over TLS (%s) against itself in plaintext (%s); "
                     + "the 'vs best peer' column is TLS over plaintext%n%n", Contenders.OURS, secure.address(), plaintext.address());
+            ServerCpu.watch(List.of(plaintext, secure));
             List<Contender> both = List.of(reference, tls);
             prepare(both, sizes);
             runCells(both, "tls/", new Workload[] {Workload.GET, Workload.SET}, sizes, new int[] {1, 16, 64}, options, report);
             report.summary();
         }
         return report;
+    }
+
+    /** Every client of the run against these servers, whose CPU time each round then also reads. */
+    private static Contenders contenders(List<MemcachedProcess> servers, BenchOptions options) throws Exception {
+        ServerCpu.watch(servers);
+        return new Contenders(ClientTarget.of(servers.stream().map(MemcachedProcess::address).toList()), options);
     }
 
     /** Room for a cold JVM's first TLS handshake, which the first (bulk) call of the run waits for. */

@@ -39,17 +39,18 @@ final class Report {
 
     void cell(List<Row> cell) {
         if (!headerPrinted) {
-            out.println("| op | value | threads | client | calls/s | keys/s | p50 µs | p99 µs | CPU s/100k keys | vs best peer |");
-            out.println("|---|---:|---:|---|---:|---:|---:|---:|---:|---:|");
+            out.println("| op | value | threads | client | calls/s | keys/s | p50 µs | p99 µs | CPU s/100k keys "
+                    + "| memcached CPU s/100k keys | machine busy | vs best peer |");
+            out.println("|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|");
             headerPrinted = true;
         }
         double bestPeer = bestPeer(cell);
         for (Row row : cell) {
             LoadRound.Result r = row.result();
-            out.printf(Locale.ROOT, "| %s | %d B | %d | %s | %,.0f | %,.0f | %.0f | %.0f | %.2f | %.2f |%s%n",
+            out.printf(Locale.ROOT, "| %s | %d B | %d | %s | %,.0f | %,.0f | %.0f | %.0f | %.2f | %.2f | %.0f%% | %.2f |%s%n",
                     row.workload().label, row.size(), row.threads(), row.client(), r.callsPerSecond(),
                     r.keysPerSecond(), r.p50Micros(), r.p99Micros(), r.cpuSecondsPer100kKeys(),
-                    r.keysPerSecond() / bestPeer, problems(r));
+                    r.serverCpuSecondsPer100kKeys(), r.machineBusy() * 100, r.keysPerSecond() / bestPeer, problems(r));
         }
         out.flush();
         rows.addAll(cell);
@@ -111,19 +112,21 @@ final class Report {
     /** Writes the rows of every report, then the seed rows, as one CSV file. */
     static void writeCsv(Path file, List<Report> reports, List<SeedRow> seedRows) throws IOException {
         List<String> lines = new ArrayList<>();
-        lines.add("kind,op,size,threads,client,calls_per_s,keys_per_s,p50_us,p99_us,cpu_s_per_100k,errors");
+        lines.add("kind,op,size,threads,client,calls_per_s,keys_per_s,p50_us,p99_us,cpu_s_per_100k,errors,"
+                + "server_cpu_s_per_100k,machine_busy");
         for (Report report : reports) {
             for (Row row : report.rows) {
                 LoadRound.Result r = row.result();
-                lines.add(String.format(Locale.ROOT, "%s,%s,%d,%d,%s,%.1f,%.1f,%.1f,%.1f,%.4f,%d", report.kind,
+                lines.add(String.format(Locale.ROOT, "%s,%s,%d,%d,%s,%.1f,%.1f,%.1f,%.1f,%.4f,%d,%.4f,%.3f", report.kind,
                         row.workload().label, row.size(), row.threads(), row.client(), r.callsPerSecond(),
-                        r.keysPerSecond(), r.p50Micros(), r.p99Micros(), r.cpuSecondsPer100kKeys(), r.errors()));
+                        r.keysPerSecond(), r.p50Micros(), r.p99Micros(), r.cpuSecondsPer100kKeys(), r.errors(),
+                        r.serverCpuSecondsPer100kKeys(), r.machineBusy()));
             }
         }
         for (SeedRow row : seedRows) {
-            lines.add(String.format(Locale.ROOT, "seed,singles,0,1,%s,,%.1f,,,%.4f,0", row.client(),
+            lines.add(String.format(Locale.ROOT, "seed,singles,0,1,%s,,%.1f,,,%.4f,0,,", row.client(),
                     row.singles().opsPerSecond(), row.singles().cpuSecondsPer100kOps()));
-            lines.add(String.format(Locale.ROOT, "seed,bulk,0,1,%s,,%.1f,,,%.4f,0", row.client(),
+            lines.add(String.format(Locale.ROOT, "seed,bulk,0,1,%s,,%.1f,,,%.4f,0,,", row.client(),
                     row.bulk().opsPerSecond(), row.bulk().cpuSecondsPer100kOps()));
         }
         Files.write(file, lines);

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 class ContenderProtocolTest {
 
     private static final LoadRound.Result ROUND =
-            new LoadRound.Result(1234.5, 246900.0, 81.25, 950.0, 0.42, 3, 7, "java.io.IOException: a\tb\nc");
+            new LoadRound.Result(1234.5, 246900.0, 81.25, 950.0, 0.42, 0.31, 0.97, 3, 7, "java.io.IOException: a\tb\nc");
     private static final SeedWorkload.Result SINGLES = new SeedWorkload.Result(14.6, 13687.0, 4.06);
     private static final SeedWorkload.Result BULK = new SeedWorkload.Result(0.21, 945141.0, 0.09);
     private static final FailoverLoad.Trace TRACE =
