@@ -13,7 +13,9 @@ instead, per cell, what bounds it: how busy the machine was in our round and the
 CPU per key of the whole machine (cores x busy share / keys/s), of memcached and of the client, and
 the client CPU per key that 1.2x the best peer would leave us if the machine stayed as busy and
 everything but our client cost what it cost in our round ("budget"; 0 or less: no client could).
---cores is the machine's core count (default: this machine's).
+--cores is the machine's core count (default: this machine's). One-thread rows also get the
+round-trip floor of the run's `floor` scenario (a blocking socket, one call at a time) and our
+keys/s and the best peer's as a share of it.
 """
 import csv
 import os
@@ -79,11 +81,19 @@ def main(path):
           f"<= 1.0: {sum(c <= 1.0 for c in cpu_ratios)}; median CPU ratio {statistics.median(cpu_ratios):.2f}")
 
 
+def read_floor(path):
+    with open(path, newline="") as f:
+        return {(row["op"], int(row["size"])): float(row["keys_per_s"])
+                for row in csv.DictReader(f) if row["kind"] == "floor"}
+
+
 def ceiling(path, cores):
     cells = read_cells(path)
+    floor = read_floor(path)
     print("| servers | op | value | threads | ratio | machine busy ours / peer | machine CPU s/100k ours / peer "
-          "| memcached CPU s/100k ours / peer | client CPU s/100k ours / peer | client budget for 1.2x | budget / ours |")
-    print("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "| memcached CPU s/100k ours / peer | client CPU s/100k ours / peer | client budget for 1.2x | budget / ours "
+          "| 1-thread floor keys/s (ours, peer as share) |")
+    print("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for key in sorted_keys(cells):
         ours, best_name, peers = ours_and_best_peer(cells[key])
         if ours is None or not ours.get("machine_busy"):
@@ -99,12 +109,16 @@ def ceiling(path, cores):
         # (memcached, the kernel's share not billed to a process, everything else) stays as in our round.
         budget = machine(peer) / 1.2 - (machine(ours) - ours_client)
         servers, op, size, threads = key
+        floor_text = ""
+        if threads == 1 and (op, size) in floor:
+            f = floor[(op, size)]
+            floor_text = f"{f:,.0f} ({float(ours['keys_per_s']) / f:.2f}, {float(peer['keys_per_s']) / f:.2f})"
         print(f"| {servers} | {op} | {size} B | {threads} | {ratio:.2f} "
               f"| {float(ours['machine_busy']) * 100:.0f}% / {float(peer['machine_busy']) * 100:.0f}% "
               f"| {machine(ours):.2f} / {machine(peer):.2f} "
               f"| {float(ours['server_cpu_s_per_100k']):.2f} / {float(peer['server_cpu_s_per_100k']):.2f} "
               f"| {ours_client:.2f} / {float(peer['cpu_s_per_100k']):.2f} "
-              f"| {budget:.2f} | {budget / ours_client:.2f} |")
+              f"| {budget:.2f} | {budget / ours_client:.2f} | {floor_text} |")
 
 
 if __name__ == "__main__":

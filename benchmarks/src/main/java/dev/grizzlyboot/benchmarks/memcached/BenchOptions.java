@@ -25,6 +25,7 @@ import java.util.regex.Pattern;
  * @param csv         where to write every result row for the chart, or {@code null}
  * @param scenarios   which scenarios to run: {@code single} (one server: cells and seed workload),
  *                    {@code cluster} (three servers, Ketama), {@code failover} (three servers, kill -9 one),
+ *                    {@code floor} (one-thread get/set over a blocking socket: the round-trip floor),
  *                    {@code tls} (our client over TLS against the same client in plaintext)
  * @param originalClasspath classpath of the grizzly-memcached-original module for its child JVM, or
  *                    {@code null} to leave that client out
@@ -38,7 +39,7 @@ record BenchOptions(int rounds, Duration round, Duration warmup, int[] threads, 
                     int seedBulkRounds, String csv, List<String> scenarios, String originalClasspath,
                     FailoverTimes failover, Duration failoverTimeout, boolean jvmPerClient) {
 
-    private static final List<String> SCENARIOS = List.of("single", "cluster", "failover", "tls");
+    private static final List<String> SCENARIOS = List.of("single", "cluster", "floor", "failover", "tls");
 
     static BenchOptions parse(String[] args) {
         Map<String, String> values = new LinkedHashMap<>();

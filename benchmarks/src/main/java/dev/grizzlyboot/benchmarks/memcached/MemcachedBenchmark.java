@@ -26,13 +26,15 @@ import dev.grizzlyboot.testsupport.TestCertificates;
  *       (every workload, value size and caller-thread count), no seed workload;</li>
  *   <li>{@code failover}: three servers, get/set at 64 threads, one server killed with SIGKILL and
  *       restarted during the run (see {@link FailoverRun});</li>
+ *   <li>{@code floor}: one server, get and set from one thread over a hand-written blocking socket
+ *       ({@link RoundTripFloor}), the least a one-thread call can cost, for the one-thread rows;</li>
  *   <li>{@code tls}: our client over TLS (memcached {@code -Z}, the test certificates) against the
  *       same client in plaintext, get and set of 128 B at 1, 16 and 64 threads; the peers have no
  *       TLS support, so they are left out.</li>
  * </ul>
  * Prints Markdown.
  *
- * <p>Options: {@code --quick}, {@code --scenarios=single,cluster,failover --rounds=3 --seconds=0.4
+ * <p>Options: {@code --quick}, {@code --scenarios=single,cluster,floor,failover,tls --rounds=3 --seconds=0.4
  * --warmup=0.25 --threads=1,16,64,200 --sizes=32,128,512 --clients=all --tuned=c8/d64/io1,...
  * --filter=REGEX --seed-keys=100000 --seed-batch=1000 --seed-rounds=1 --seed-bulk-rounds=3
  * --failover=2,5,8 --failover-timeout=0.5 --original-classpath=CP --csv=FILE}.
@@ -65,6 +67,9 @@ public final class MemcachedBenchmark {
         }
         if (options.wantsScenario("cluster")) {
             reports.add(cluster(options));
+        }
+        if (options.wantsScenario("floor")) {
+            reports.add(floor(options));
         }
         if (options.wantsScenario("tls")) {
             reports.add(tls(options));
@@ -104,6 +109,19 @@ public final class MemcachedBenchmark {
             prepare(contenders.all(), options.sizes());
             runCells(contenders.all(), "cluster/", Workload.values(), options.sizes(), options.threads(), options, report);
             report.summary();
+        }
+        return report;
+    }
+
+    private static Report floor(BenchOptions options) throws Exception {
+        Report report = new Report(System.out, "floor");
+        try (MemcachedProcess memcached = MemcachedProcess.start(MEMCACHED);
+             Contender floor = new InProcessContender(new RoundTripFloor(memcached.address()), "rf")) {
+            ServerCpu.watch(List.of(memcached));
+            System.out.printf(Locale.ROOT, "%n## Round-trip floor: one thread, blocking socket (%s)%n%n", memcached.address());
+            floor.populate(options.sizes());
+            runCells(List.of(floor), "floor/", new Workload[] {Workload.GET, Workload.SET}, options.sizes(),
+                    new int[] {1}, options, report);
         }
         return report;
     }
