@@ -19,8 +19,8 @@ final class IdleClock {
 
     /**
      * Restarts the connection's clock. A read in progress meanwhile has stopped the clock and
-     * restarts it itself when done; overwriting its stop only moves the deadline to now, which the
-     * read's completion then leaves or moves later, and a busy session is never closed anyway.
+     * restarts it itself when done; overwriting its stop sets a deadline a whole timeout away,
+     * which the read's completion then keeps, and a busy session is never closed anyway.
      */
     void restart(Connection<?> connection) {
         filter.getResolver().setTimeoutMillis(connection, System.currentTimeMillis() + timeoutMillis);
