@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
 
 import dev.grizzlyboot.thrift.tutorial.Calculator;
 import org.apache.thrift.TException;
@@ -26,6 +27,16 @@ final class RawFrames {
         TBinaryProtocol protocol = new TBinaryProtocol(body);
         protocol.writeMessageBegin(new TMessage("add", TMessageType.CALL, seqId));
         new Calculator.add_args(a, b).write(protocol);
+        protocol.writeMessageEnd();
+        return frame(body.getArray(), body.length());
+    }
+
+    /** A framed binary-protocol {@code echo(payload)} request. */
+    static byte[] echoRequest(int seqId, byte[] payload) throws TException, IOException {
+        TMemoryBuffer body = new TMemoryBuffer(payload.length + 64);
+        TBinaryProtocol protocol = new TBinaryProtocol(body);
+        protocol.writeMessageBegin(new TMessage("echo", TMessageType.CALL, seqId));
+        new Calculator.echo_args(ByteBuffer.wrap(payload)).write(protocol);
         protocol.writeMessageEnd();
         return frame(body.getArray(), body.length());
     }

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import java.io.OutputStream;
 import java.net.Socket;
-import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
@@ -18,10 +17,6 @@ import dev.grizzlyboot.thrift.server.IoStrategy;
 import dev.grizzlyboot.thrift.server.ThriftServer;
 import dev.grizzlyboot.thrift.tutorial.Calculator;
 import org.apache.thrift.TProcessor;
-import org.apache.thrift.protocol.TBinaryProtocol;
-import org.apache.thrift.protocol.TMessage;
-import org.apache.thrift.protocol.TMessageType;
-import org.apache.thrift.transport.TMemoryBuffer;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -48,7 +43,9 @@ class ReadPauseTest {
             }
             calculator.process(in, out);
         };
-        byte[] request = echoRequest();
+        byte[] payload = new byte[PAYLOAD];
+        Arrays.fill(payload, (byte) 7);
+        byte[] request = RawFrames.echoRequest(1, payload);
         AtomicLong written = new AtomicLong();
         try (ThriftServer server = ThriftServer.builder(stuckUntilReleased)
                 .host("127.0.0.1").port(0).ioStrategy(strategy).workerThreads(4)
@@ -83,16 +80,5 @@ class ReadPauseTest {
             });
             writer.get(5, TimeUnit.SECONDS);
         }
-    }
-
-    private static byte[] echoRequest() throws Exception {
-        byte[] payload = new byte[PAYLOAD];
-        Arrays.fill(payload, (byte) 7);
-        TMemoryBuffer body = new TMemoryBuffer(PAYLOAD + 64);
-        TBinaryProtocol protocol = new TBinaryProtocol(body);
-        protocol.writeMessageBegin(new TMessage("echo", TMessageType.CALL, 1));
-        new Calculator.echo_args(ByteBuffer.wrap(payload)).write(protocol);
-        protocol.writeMessageEnd();
-        return RawFrames.frame(body.getArray(), body.length());
     }
 }

@@ -45,6 +45,32 @@ class ServerIdleTimeoutTest {
     }
 
     /**
+     * A call that outlasts the idle timeout leaves the clock run out; its reply, which counts as
+     * activity, must restart it, or the connection would close as soon as the call ends.
+     */
+    @ParameterizedTest
+    @EnumSource(IoStrategy.class)
+    void aReplyRestartsTheIdleClock(IoStrategy strategy) throws Exception {
+        Duration idleTimeout = Duration.ofSeconds(2);
+        try (ThriftServer server = ThriftServer.builder(new Calculator.Processor<>(new CalculatorHandler()))
+                .host("127.0.0.1").port(0).ioStrategy(strategy).idleTimeout(idleTimeout)
+                .build().start()) {
+            Socket socket = new Socket("127.0.0.1", server.port());
+            try (TTransport transport = new TFramedTransport(new TSocket(socket))) {
+                Calculator.Client client = new Calculator.Client(new TBinaryProtocol(transport));
+
+                assertThat(client.add(CalculatorHandler.SLEEP, (int) idleTimeout.toMillis() * 3 / 2)).isZero();
+
+                // Longer than an idle check's interval (a quarter of the timeout), well short of the timeout.
+                await().during(idleTimeout.dividedBy(3)).atMost(idleTimeout.multipliedBy(2))
+                        .until(() -> !RawFrames.closedByServer(socket));
+                socket.setSoTimeout(0);
+                assertThat(client.add(2, 3)).isEqualTo(5);
+            }
+        }
+    }
+
+    /**
      * Replies written by a worker race with the selector reading the next request; whichever
      * finishes last must not leave a connection that never idles out, nor one that closes mid-call.
      */

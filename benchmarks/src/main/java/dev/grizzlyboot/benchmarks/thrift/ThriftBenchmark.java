@@ -109,7 +109,7 @@ public final class ThriftBenchmark {
         return registry;
     }
 
-    private static Map<String, String> options(String[] args) {
+    static Map<String, String> options(String[] args) {
         Map<String, String> options = new LinkedHashMap<>();
         for (String arg : args) {
             if (!arg.startsWith("--") || !arg.contains("=")) {

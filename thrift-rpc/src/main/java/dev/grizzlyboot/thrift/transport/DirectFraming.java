@@ -1,35 +1,30 @@
 package dev.grizzlyboot.thrift.transport;
 
 import java.io.IOException;
-import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 
-import org.glassfish.grizzly.Buffer;
 import org.glassfish.grizzly.CompletionHandler;
 import org.glassfish.grizzly.Connection;
 import org.glassfish.grizzly.Processor;
 import org.glassfish.grizzly.WriteResult;
-import org.glassfish.grizzly.asyncqueue.AsyncQueueWriter;
-import org.glassfish.grizzly.asyncqueue.MessageCloner;
-import org.glassfish.grizzly.asyncqueue.WritableMessage;
 import org.glassfish.grizzly.filterchain.FilterChain;
 import org.glassfish.grizzly.filterchain.TransportFilter;
 import org.glassfish.grizzly.memory.Buffers;
 import org.glassfish.grizzly.memory.MemoryManager;
 import org.glassfish.grizzly.nio.NIOConnection;
-import org.glassfish.grizzly.nio.NIOTransport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The framed transport of a plain TCP client connection done on the calling thread without
  * Grizzly's filter chain, which on such a connection only frames: a request frame, its length
- * already in place, goes straight to the transport's write queue (copied only if the socket cannot
- * take it at once), and reply frames are read from the socket channel into a buffer the connection
- * keeps, then passed to {@link ClientFrameTransport#onReply} as {@link ThriftClientFilter} would.
- * Frame lengths are checked by the chain's {@link ThriftFrameFilter} itself; the end of the stream, a
- * read error or a length out of range closes the connection, which fails a waiting call.
+ * already in place, goes straight to the transport's write queue ({@link FrameWriteQueue}, copied
+ * only if the socket cannot take it at once), and reply frames are read from the socket channel
+ * into a buffer the connection keeps, then passed to {@link ClientFrameTransport#onReply} as
+ * {@link ThriftClientFilter} would. Frame lengths are checked by the chain's {@link ThriftFrameFilter}
+ * itself; the end of the stream, a read error or a length out of range closes the connection,
+ * which fails a waiting call.
  *
  * <p>Only for connections whose chain is exactly transport, {@link ThriftFrameFilter} and
  * {@link ThriftClientFilter} (no TLS), and only while no other thread reads the connection. One
@@ -41,9 +36,8 @@ final class DirectFraming {
 
     private final NIOConnection connection;
     private final SocketChannel channel;
-    private final AsyncQueueWriter<SocketAddress> writer;
+    private final FrameWriteQueue writes;
     private final MemoryManager<?> memory;
-    private final MessageCloner<WritableMessage> copyIfQueued;
     private final ThriftFrameFilter frames;
     private byte[] input = new byte[INITIAL_READ_CAPACITY];
     private ByteBuffer window = ByteBuffer.wrap(input);
@@ -55,9 +49,8 @@ final class DirectFraming {
     private DirectFraming(NIOConnection connection, ThriftFrameFilter frames) {
         this.connection = connection;
         this.channel = (SocketChannel) connection.getChannel();
-        this.writer = ((NIOTransport) connection.getTransport()).getAsyncQueueIO().getWriter();
+        this.writes = new FrameWriteQueue(connection);
         this.memory = connection.getMemoryManager();
-        this.copyIfQueued = (queued, message) -> Buffers.wrap(memory, copy((Buffer) message));
         this.frames = frames;
     }
 
@@ -77,14 +70,9 @@ final class DirectFraming {
      * Writes one frame whose payload is {@code frame[HEADER_SIZE .. HEADER_SIZE + length)}; the
      * length prefix is written into the first bytes. The array may be reused once this returns.
      */
-    @SuppressWarnings({"rawtypes", "unchecked"}) // Grizzly's writer generics cannot name the completion's types
+    @SuppressWarnings("rawtypes") // Grizzly's writer generics cannot name the completion's types
     void write(byte[] frame, int length, CompletionHandler<WriteResult> completion) {
-        frame[0] = (byte) (length >>> 24);
-        frame[1] = (byte) (length >>> 16);
-        frame[2] = (byte) (length >>> 8);
-        frame[3] = (byte) length;
-        Buffer whole = Buffers.wrap(memory, frame, 0, ThriftFrameFilter.HEADER_SIZE + length);
-        ((AsyncQueueWriter) writer).write(connection, null, whole, completion, copyIfQueued);
+        writes.write(frame, length, completion);
     }
 
     /**
@@ -162,12 +150,5 @@ final class DirectFraming {
         end = 0;
         // Closing runs the chain's close event on this thread: ThriftClientFilter fails the waiting call.
         connection.closeSilently();
-    }
-
-    private static byte[] copy(Buffer message) {
-        byte[] copy = new byte[message.remaining()];
-        message.get(copy, 0, copy.length);
-        message.position(message.position() - copy.length);
-        return copy;
     }
 }

@@ -7,13 +7,21 @@ import org.glassfish.grizzly.Connection;
 
 /**
  * The server side of one connection: reads the request frame being processed and writes the
- * reply to the connection. Used by one call at a time, as Grizzly never processes two reads of
- * one connection at once.
+ * reply to the connection, straight to its write queue on plain TCP ({@link FrameWriteQueue}) and
+ * through the filter chain otherwise (TLS). Used by one call at a time, as Grizzly never processes
+ * two reads of one connection at once and a queued connection's calls run one after another.
  */
 final class ServerFrameTransport extends FrameTransport {
+    /** Null when replies go through the filter chain. */
+    private final FrameWriteQueue direct;
+    /** Null without an idle timeout or when replies go through the chain, whose filter restarts it. */
+    private final IdleClock idleClock;
 
-    ServerFrameTransport(Connection<?> connection, TConfiguration configuration) throws TTransportException {
+    ServerFrameTransport(Connection<?> connection, TConfiguration configuration, FrameWriteQueue direct,
+                         IdleClock idleClock) throws TTransportException {
         super(connection, configuration);
+        this.direct = direct;
+        this.idleClock = direct != null ? idleClock : null;
     }
 
     @Override
@@ -24,6 +32,13 @@ final class ServerFrameTransport extends FrameTransport {
 
     @Override
     void send(byte[] frame, int length) {
-        connection.write(payload(frame, length));
+        if (direct == null) {
+            connection.write(payload(frame, length));
+            return;
+        }
+        direct.write(frame, length, null);
+        if (idleClock != null) {
+            idleClock.restart(connection);
+        }
     }
 }

@@ -41,9 +41,10 @@ final class ServerSession {
     private volatile boolean readPaused;
 
     ServerSession(Connection<?> connection, TConfiguration configuration, TProtocolFactory protocols,
-                  CallObserver observer, String defaultService) throws TTransportException {
+                  CallObserver observer, String defaultService, FrameWriteQueue direct, IdleClock idleClock)
+            throws TTransportException {
         this.connection = connection;
-        transport = new ServerFrameTransport(connection, configuration);
+        transport = new ServerFrameTransport(connection, configuration, direct, idleClock);
         TProtocol wireIn = protocols.getProtocol(transport);
         TProtocol wireOut = protocols.getProtocol(transport);
         if (observer == null) {

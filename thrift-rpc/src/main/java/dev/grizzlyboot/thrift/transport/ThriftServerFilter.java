@@ -1,6 +1,7 @@
 package dev.grizzlyboot.thrift.transport;
 
 import java.io.IOException;
+import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -18,9 +19,13 @@ import org.glassfish.grizzly.Connection;
 import org.glassfish.grizzly.attributes.Attribute;
 import org.glassfish.grizzly.attributes.AttributeBuilder;
 import org.glassfish.grizzly.filterchain.BaseFilter;
+import org.glassfish.grizzly.filterchain.Filter;
+import org.glassfish.grizzly.filterchain.FilterChain;
 import org.glassfish.grizzly.filterchain.FilterChainContext;
 import org.glassfish.grizzly.filterchain.NextAction;
+import org.glassfish.grizzly.filterchain.TransportFilter;
 import org.glassfish.grizzly.memory.Buffers;
+import org.glassfish.grizzly.nio.NIOConnection;
 import org.glassfish.grizzly.utils.DelayedExecutor;
 import org.glassfish.grizzly.utils.IdleTimeoutFilter;
 import org.slf4j.Logger;
@@ -28,7 +33,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Grizzly filter that runs a blocking {@link TProcessor} (including {@code TMultiplexedProcessor})
- * on each request frame that {@link ThriftFrameFilter} passes up, and writes the reply frame.
+ * on each request frame that {@link ThriftFrameFilter} passes up, and writes the reply frame: on a
+ * plain TCP chain that only frames, straight to the connection's write queue with its length put
+ * in place ({@link FrameWriteQueue}), otherwise (TLS, other filters) through the chain.
  *
  * <p>Without call queueing the processor runs on whichever thread Grizzly's I/O strategy delivers
  * the read event to: a worker thread for the worker-thread strategy, the former leader for
@@ -54,6 +61,8 @@ public final class ThriftServerFilter extends BaseFilter {
     private final Set<Connection<?>> connections = ConcurrentHashMap.newKeySet();
     private final CompletableFuture<Void> drained = new CompletableFuture<>();
     private volatile boolean draining;
+    /** Null until {@link #idleTimeoutFilter} made the chain's idle filter. */
+    private volatile IdleClock idleClock;
 
     /**
      * Creates a filter serving {@code processor}.
@@ -255,8 +264,10 @@ public final class ThriftServerFilter extends BaseFilter {
             connection.closeSilently();
             return true;
         };
-        return new IdleTimeoutFilter(checks, closeIfIdle, ctx -> millis) {
+        IdleTimeoutFilter filter = new IdleTimeoutFilter(checks, closeIfIdle, ctx -> millis) {
         };
+        idleClock = new IdleClock(filter, millis);
+        return filter;
     }
 
     /**
@@ -268,6 +279,30 @@ public final class ThriftServerFilter extends BaseFilter {
         return connections.size();
     }
 
+    /**
+     * Returns a writer that puts replies straight on the write queue if the connection's chain
+     * only frames on plain TCP (transport, the idle filter this filter made, framing, this filter),
+     * or null if replies must go through the chain (TLS or any other filter).
+     */
+    private FrameWriteQueue directWriter(Connection<?> connection, IdleClock clock) {
+        if (!(connection instanceof NIOConnection nio) || !(nio.getChannel() instanceof SocketChannel)
+                || !(connection.getProcessor() instanceof FilterChain chain)) {
+            return null;
+        }
+        int self = chain.indexOf(this);
+        if (self < 1 || !(chain.get(self - 1) instanceof ThriftFrameFilter)) {
+            return null;
+        }
+        for (Filter filter : chain) {
+            boolean onlyFrames = filter instanceof TransportFilter || filter instanceof ThriftFrameFilter
+                    || filter == this || clock != null && filter == clock.filter;
+            if (!onlyFrames) {
+                return null;
+            }
+        }
+        return new FrameWriteQueue(nio);
+    }
+
     private void completeDrainIfEmpty() {
         if (draining && connections.isEmpty()) {
             drained.complete(null);
@@ -277,7 +312,9 @@ public final class ThriftServerFilter extends BaseFilter {
     private ServerSession sessionOf(Connection<?> connection) throws TException {
         ServerSession current = session.get(connection);
         if (current == null) {
-            current = new ServerSession(connection, configuration, protocols, observer, defaultService);
+            IdleClock clock = idleClock;
+            current = new ServerSession(connection, configuration, protocols, observer, defaultService,
+                    directWriter(connection, clock), clock);
             session.set(connection, current);
         }
         return current;
