@@ -1,6 +1,5 @@
 package dev.grizzlyboot.memcached;
 
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -12,10 +11,13 @@ import java.util.Map;
  */
 public final class BulkResult<T> {
 
-    private final Map<String, KeyResult<T>> results;
+    private final KeyIndex keys;
+    private final KeyResult<T>[] results;
 
-    BulkResult(Map<String, KeyResult<T>> results) {
-        this.results = Collections.unmodifiableMap(results);
+    /** @param results each key's result, by its position in {@code keys} (the array is not copied: never change it) */
+    BulkResult(KeyIndex keys, KeyResult<T>[] results) {
+        this.keys = keys;
+        this.results = results;
     }
 
     /**
@@ -25,7 +27,8 @@ public final class BulkResult<T> {
      * @return its outcome, value, token and error
      */
     public KeyResult<T> get(String key) {
-        return results.get(key);
+        int position = keys.indexOf(key);
+        return position < 0 ? null : results[position];
     }
 
     /**
@@ -35,7 +38,7 @@ public final class BulkResult<T> {
      * @return what happened to it
      */
     public Outcome outcome(String key) {
-        KeyResult<T> result = results.get(key);
+        KeyResult<T> result = get(key);
         return result == null ? null : result.outcome();
     }
 
@@ -45,23 +48,35 @@ public final class BulkResult<T> {
      * @return an unmodifiable map from each key to its result
      */
     public Map<String, KeyResult<T>> asMap() {
-        return results;
+        return new IndexedMap<>(keys, results);
     }
 
     /**
      * The values of the keys that were {@link Outcome#FOUND}, in call order.
      *
-     * @return a new map from each key found to its value
+     * @return an unmodifiable map from each key found to its value (copy it to change it)
      */
     public Map<String, T> values() {
-        // Sized for every key up front: growing a map of 200 found keys rehashed it five times.
-        Map<String, T> values = new LinkedHashMap<>(results.size() * 4 / 3 + 1);
-        results.forEach((key, result) -> {
+        // No LinkedHashMap entry per key: when every key was found (the usual case) the map shares
+        // this result's key index; otherwise the found keys get an index of their own.
+        int found = 0;
+        for (KeyResult<T> result : results) {
             if (result.outcome() == Outcome.FOUND) {
-                values.put(key, result.value());
+                found++;
             }
-        });
-        return values;
+        }
+        Object[] values = new Object[found];
+        KeyIndex foundKeys = found == results.length ? keys : new KeyIndex(found);
+        int next = 0;
+        for (int position = 0; position < results.length; position++) {
+            if (results[position].outcome() == Outcome.FOUND) {
+                if (foundKeys != keys) {
+                    foundKeys.add(keys.key(position));
+                }
+                values[next++] = results[position].value();
+            }
+        }
+        return new IndexedMap<>(foundKeys, values);
     }
 
     /**
@@ -71,11 +86,11 @@ public final class BulkResult<T> {
      */
     public Map<String, MemcachedException> errors() {
         Map<String, MemcachedException> errors = new LinkedHashMap<>();
-        results.forEach((key, result) -> {
-            if (result.outcome() == Outcome.ERROR) {
-                errors.put(key, result.error());
+        for (int position = 0; position < results.length; position++) {
+            if (results[position].outcome() == Outcome.ERROR) {
+                errors.put(keys.key(position), results[position].error());
             }
-        });
+        }
         return errors;
     }
 
@@ -85,11 +100,11 @@ public final class BulkResult<T> {
      * @return the number of distinct keys
      */
     public int size() {
-        return results.size();
+        return results.length;
     }
 
     @Override
     public String toString() {
-        return results.toString();
+        return asMap().toString();
     }
 }
