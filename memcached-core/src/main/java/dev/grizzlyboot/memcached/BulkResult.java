@@ -3,6 +3,8 @@ package dev.grizzlyboot.memcached;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import dev.grizzlyboot.memcached.internal.protocol.BulkOperation;
+
 /**
  * Per-key results of a bulk operation, in the order the keys were given. A server that is down
  * or slow fails only its own keys (as {@link Outcome#ERROR}), never the whole call. Immutable.
@@ -13,11 +15,18 @@ public final class BulkResult<T> {
 
     private final KeyIndex keys;
     private final KeyResult<T>[] results;
+    /** The value of each key whose result is {@link BulkOperation#FOUND}, by position. */
+    private final Object[] values;
 
-    /** @param results each key's result, by its position in {@code keys} (the array is not copied: never change it) */
-    BulkResult(KeyIndex keys, KeyResult<T>[] results) {
+    /**
+     * @param results each key's result, by its position in {@code keys}, or {@link BulkOperation#FOUND}
+     *                for a hit whose value is in {@code values} (the arrays are not copied: never change them)
+     * @param values  the hits' values by position; may be {@code null} if no result is {@link BulkOperation#FOUND}
+     */
+    BulkResult(KeyIndex keys, KeyResult<T>[] results, Object[] values) {
         this.keys = keys;
         this.results = results;
+        this.values = values;
     }
 
     /**
@@ -28,7 +37,7 @@ public final class BulkResult<T> {
      */
     public KeyResult<T> get(String key) {
         int position = keys.indexOf(key);
-        return position < 0 ? null : results[position];
+        return position < 0 ? null : result(position);
     }
 
     /**
@@ -38,8 +47,8 @@ public final class BulkResult<T> {
      * @return what happened to it
      */
     public Outcome outcome(String key) {
-        KeyResult<T> result = get(key);
-        return result == null ? null : result.outcome();
+        int position = keys.indexOf(key);
+        return position < 0 ? null : results[position].outcome();
     }
 
     /**
@@ -48,7 +57,11 @@ public final class BulkResult<T> {
      * @return an unmodifiable map from each key to its result
      */
     public Map<String, KeyResult<T>> asMap() {
-        return new IndexedMap<>(keys, results);
+        Object[] all = new Object[results.length];
+        for (int position = 0; position < all.length; position++) {
+            all[position] = result(position);
+        }
+        return new IndexedMap<>(keys, all);
     }
 
     /**
@@ -65,7 +78,7 @@ public final class BulkResult<T> {
                 found++;
             }
         }
-        Object[] values = new Object[found];
+        Object[] hits = new Object[found];
         KeyIndex foundKeys = found == results.length ? keys : new KeyIndex(found);
         int next = 0;
         for (int position = 0; position < results.length; position++) {
@@ -73,10 +86,10 @@ public final class BulkResult<T> {
                 if (foundKeys != keys) {
                     foundKeys.add(keys.key(position));
                 }
-                values[next++] = results[position].value();
+                hits[next++] = value(position);
             }
         }
-        return new IndexedMap<>(foundKeys, values);
+        return new IndexedMap<>(foundKeys, hits);
     }
 
     /**
@@ -101,6 +114,18 @@ public final class BulkResult<T> {
      */
     public int size() {
         return results.length;
+    }
+
+    /** A key's result, built here for a hit recorded as {@link BulkOperation#FOUND}. */
+    private KeyResult<T> result(int position) {
+        KeyResult<T> result = results[position];
+        return result == BulkOperation.FOUND ? new KeyResult<>(Outcome.FOUND, value(position), 0, null) : result;
+    }
+
+    @SuppressWarnings("unchecked")
+    private T value(int position) {
+        KeyResult<T> result = results[position];
+        return result == BulkOperation.FOUND ? (T) values[position] : result.value();
     }
 
     @Override

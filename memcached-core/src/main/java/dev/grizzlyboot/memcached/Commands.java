@@ -166,7 +166,7 @@ final class Commands {
                     results[i] = fetched.get(unique.key(i));
                 }
             }
-            return new BulkResult<>(unique, results);
+            return new BulkResult<>(unique, results, null);
         });
     }
 

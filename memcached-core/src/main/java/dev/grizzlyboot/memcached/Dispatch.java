@@ -189,6 +189,7 @@ final class Dispatch {
         }
         @SuppressWarnings("unchecked")
         KeyResult<T>[] results = new KeyResult[distinct.size()];
+        Object[] values = new Object[results.length];
         boolean replicated = routing == Routing.REPLICATED_WRITE && cluster.replicated();
         Map<ConnectionPool, Batch> batches = new IdentityHashMap<>();
         int servers = cluster.serverCount();
@@ -218,8 +219,9 @@ final class Dispatch {
             if (only.getValue().size == results.length) {
                 // Every key in one batch, in call order: the batch's results are the call's, no copy.
                 BulkOperation<T> operation = send(name, only.getKey(), only.getValue(), handler, silentOutcome);
-                return operation.future().handle((batchResults, error) -> new BulkResult<>(distinct,
-                        error == null ? batchResults : failed(results, only.getValue(), error)));
+                return operation.future().handle((batchResults, error) -> error == null
+                        ? new BulkResult<>(distinct, batchResults, operation.values())
+                        : new BulkResult<>(distinct, failed(results, only.getValue(), error), values));
             }
         }
         CompletableFuture<?>[] sent = new CompletableFuture<?>[batches.size()];
@@ -232,15 +234,17 @@ final class Dispatch {
                 if (error != null) {
                     return failed(results, batch, error);
                 }
+                Object[] batchValues = operation.values();
                 for (int j = 0; j < batch.size; j++) {
                     if (batch.owner(j)) {
                         results[batch.index(j)] = batchResults[j];
+                        values[batch.index(j)] = batchValues[j];
                     }
                 }
                 return null;
             });
         }
-        return CompletableFuture.allOf(sent).thenApply(done -> new BulkResult<>(distinct, results));
+        return CompletableFuture.allOf(sent).thenApply(done -> new BulkResult<>(distinct, results, values));
     }
 
     private <T> BulkOperation<T> send(String name, ConnectionPool pool, Batch batch, BulkOperation.KeyHandler<T> handler,

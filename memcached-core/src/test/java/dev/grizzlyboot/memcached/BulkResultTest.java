@@ -20,6 +20,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import dev.grizzlyboot.memcached.transcoder.CachedData;
 import dev.grizzlyboot.memcached.transcoder.Transcoder;
 import dev.grizzlyboot.testsupport.MemcachedExtension;
 import net.spy.memcached.AddrUtil;
@@ -123,6 +124,42 @@ class BulkResultTest {
         assertThatThrownBy(() -> result.asMap().remove(key)).isInstanceOf(UnsupportedOperationException.class);
         assertThatThrownBy(() -> result.asMap().entrySet().iterator().next().setValue(null))
                 .isInstanceOf(UnsupportedOperationException.class);
+    }
+
+    @Test
+    void aValueTheTranscoderCannotReadFailsOnlyItsOwnKey() throws Exception {
+        String prefix = "bulk-result:" + UUID.randomUUID() + ":";
+        List<String> call = List.of(prefix + "good", prefix + "bad", prefix + "missing", prefix + "also-good");
+        blocking.set(prefix + "good", "g", Duration.ZERO);
+        blocking.set(prefix + "bad", "unreadable", Duration.ZERO);
+        blocking.set(prefix + "also-good", "a", Duration.ZERO);
+        Transcoder<String> picky = new Transcoder<>() {
+            @Override
+            public CachedData encode(String value) {
+                return Transcoder.string().encode(value);
+            }
+
+            @Override
+            public String decode(CachedData data) {
+                String text = Transcoder.string().decode(data);
+                if (text.equals("unreadable")) {
+                    throw new IllegalStateException("cannot read " + text);
+                }
+                return text;
+            }
+        };
+
+        BulkResult<String> result = client.getMulti(call, picky).get();
+        assertThat(result.outcome(prefix + "bad")).isEqualTo(Outcome.ERROR);
+        assertThat(result.get(prefix + "bad").error()).isInstanceOf(TranscoderException.class)
+                .hasMessageContaining(prefix + "bad").hasRootCauseMessage("cannot read unreadable");
+        assertThat(result.errors()).containsOnlyKeys(prefix + "bad");
+        assertThat(result.get(prefix + "good")).isEqualTo(new KeyResult<>(Outcome.FOUND, "g", 0, null));
+        assertThat(result.get(prefix + "missing")).isEqualTo(new KeyResult<>(Outcome.NOT_FOUND, null, 0, null));
+        assertThat(result.values()).containsExactly(Map.entry(prefix + "good", "g"), Map.entry(prefix + "also-good", "a"));
+        assertThat(result.asMap().values()).extracting(KeyResult::outcome)
+                .containsExactly(Outcome.FOUND, Outcome.ERROR, Outcome.NOT_FOUND, Outcome.FOUND);
+        assertThat(result.asMap().get(prefix + "also-good").value()).isEqualTo("a");
     }
 
     @Test
