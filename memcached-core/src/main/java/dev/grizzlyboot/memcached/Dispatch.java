@@ -189,7 +189,8 @@ final class Dispatch {
         }
         @SuppressWarnings("unchecked")
         KeyResult<T>[] results = new KeyResult[distinct.size()];
-        Object[] values = new Object[results.length];
+        // Only reads have hits whose values come apart from their results (BulkOperation.found).
+        Object[] values = routing == Routing.READ ? new Object[results.length] : null;
         boolean replicated = routing == Routing.REPLICATED_WRITE && cluster.replicated();
         Map<ConnectionPool, Batch> batches = new IdentityHashMap<>();
         int servers = cluster.serverCount();
@@ -238,7 +239,9 @@ final class Dispatch {
                 for (int j = 0; j < batch.size; j++) {
                     if (batch.owner(j)) {
                         results[batch.index(j)] = batchResults[j];
-                        values[batch.index(j)] = batchValues[j];
+                        if (batchValues != null) {
+                            values[batch.index(j)] = batchValues[j];
+                        }
                     }
                 }
                 return null;

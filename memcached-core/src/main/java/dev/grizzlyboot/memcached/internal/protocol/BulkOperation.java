@@ -38,7 +38,8 @@ public final class BulkOperation<T> extends Operation<KeyResult<T>[]> {
     private final KeyHandler<T> handler;
     private final KeyResult<T> silentOutcome;
     private final KeyResult<T>[] results;
-    private final Object[] values;
+    /** Made on the first hit: writes (setMulti, deleteMulti) have none. */
+    private Object[] values;
 
     /**
      * @param keys     the keys, one per quiet request
@@ -56,7 +57,6 @@ public final class BulkOperation<T> extends Operation<KeyResult<T>[]> {
         this.handler = handler;
         this.silentOutcome = new KeyResult<>(silentOutcome, null, 0, null);
         this.results = new KeyResult[keys.size()];
-        this.values = new Object[keys.size()];
     }
 
     /** The keys, in the order of the results. */
@@ -71,11 +71,17 @@ public final class BulkOperation<T> extends Operation<KeyResult<T>[]> {
      */
     @SuppressWarnings("unchecked")
     public KeyResult<T> found(Response response, T value) {
+        if (values == null) {
+            values = new Object[results.length];
+        }
         values[indexOf(response)] = value;
         return (KeyResult<T>) FOUND;
     }
 
-    /** The values of the keys whose result is {@link #FOUND}, by position; complete once the future is. */
+    /**
+     * The values of the keys whose result is {@link #FOUND}, by position, or {@code null} if there
+     * is none; complete once the future is.
+     */
     public Object[] values() {
         return values;
     }
