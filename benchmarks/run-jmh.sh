@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the benchmarks module and runs the JMH micro-benchmarks of the memcached client's hot
-# pieces (key encoding, codec, Ketama lookup, transcoder) with the allocation profiler; about
-# 3 minutes. Arguments go to JMH, e.g. a regex of benchmarks (KetamaBenchmark) or -f 2.
+# pieces (key encoding, codec, Ketama lookup, transcoder) and a whole getMulti against real
+# memcached (GetMultiBenchmark, which starts its own servers) with the allocation profiler; about
+# 4 minutes. Arguments go to JMH, e.g. a regex of benchmarks (KetamaBenchmark) or -f 2.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./mvnw -B -q -pl benchmarks -am package dependency:build-classpath \

@@ -55,7 +55,7 @@ final class Answers {
             }
             CachedData data = stored(response);
             near.loaded(operation.keyOf(response), data, epoch);
-            return new KeyResult<>(Outcome.FOUND, valueTranscoder.decode(data), 0, null);
+            return operation.found(response, valueTranscoder.decode(data));
         };
     }
 

@@ -1,8 +1,9 @@
 package dev.grizzlyboot.memcached;
 
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+
+import dev.grizzlyboot.memcached.internal.protocol.BulkOperation;
 
 /**
  * Per-key results of a bulk operation, in the order the keys were given. A server that is down
@@ -12,10 +13,20 @@ import java.util.Map;
  */
 public final class BulkResult<T> {
 
-    private final Map<String, KeyResult<T>> results;
+    private final KeyIndex keys;
+    private final KeyResult<T>[] results;
+    /** The value of each key whose result is {@link BulkOperation#FOUND}, by position. */
+    private final Object[] values;
 
-    BulkResult(Map<String, KeyResult<T>> results) {
-        this.results = Collections.unmodifiableMap(results);
+    /**
+     * @param results each key's result, by its position in {@code keys}, or {@link BulkOperation#FOUND}
+     *                for a hit whose value is in {@code values} (the arrays are not copied: never change them)
+     * @param values  the hits' values by position; may be {@code null} if no result is {@link BulkOperation#FOUND}
+     */
+    BulkResult(KeyIndex keys, KeyResult<T>[] results, Object[] values) {
+        this.keys = keys;
+        this.results = results;
+        this.values = values;
     }
 
     /**
@@ -25,7 +36,8 @@ public final class BulkResult<T> {
      * @return its outcome, value, token and error
      */
     public KeyResult<T> get(String key) {
-        return results.get(key);
+        int position = keys.indexOf(key);
+        return position < 0 ? null : result(position);
     }
 
     /**
@@ -35,8 +47,8 @@ public final class BulkResult<T> {
      * @return what happened to it
      */
     public Outcome outcome(String key) {
-        KeyResult<T> result = results.get(key);
-        return result == null ? null : result.outcome();
+        int position = keys.indexOf(key);
+        return position < 0 ? null : results[position].outcome();
     }
 
     /**
@@ -45,23 +57,39 @@ public final class BulkResult<T> {
      * @return an unmodifiable map from each key to its result
      */
     public Map<String, KeyResult<T>> asMap() {
-        return results;
+        Object[] all = new Object[results.length];
+        for (int position = 0; position < all.length; position++) {
+            all[position] = result(position);
+        }
+        return new IndexedMap<>(keys, all);
     }
 
     /**
      * The values of the keys that were {@link Outcome#FOUND}, in call order.
      *
-     * @return a new map from each key found to its value
+     * @return an unmodifiable map from each key found to its value (copy it to change it)
      */
     public Map<String, T> values() {
-        // Sized for every key up front: growing a map of 200 found keys rehashed it five times.
-        Map<String, T> values = new LinkedHashMap<>(results.size() * 4 / 3 + 1);
-        results.forEach((key, result) -> {
+        // No LinkedHashMap entry per key: when every key was found (the usual case) the map shares
+        // this result's key index; otherwise the found keys get an index of their own.
+        int found = 0;
+        for (KeyResult<T> result : results) {
             if (result.outcome() == Outcome.FOUND) {
-                values.put(key, result.value());
+                found++;
             }
-        });
-        return values;
+        }
+        Object[] hits = new Object[found];
+        KeyIndex foundKeys = found == results.length ? keys : new KeyIndex(found);
+        int next = 0;
+        for (int position = 0; position < results.length; position++) {
+            if (results[position].outcome() == Outcome.FOUND) {
+                if (foundKeys != keys) {
+                    foundKeys.add(keys.key(position));
+                }
+                hits[next++] = value(position);
+            }
+        }
+        return new IndexedMap<>(foundKeys, hits);
     }
 
     /**
@@ -71,11 +99,11 @@ public final class BulkResult<T> {
      */
     public Map<String, MemcachedException> errors() {
         Map<String, MemcachedException> errors = new LinkedHashMap<>();
-        results.forEach((key, result) -> {
-            if (result.outcome() == Outcome.ERROR) {
-                errors.put(key, result.error());
+        for (int position = 0; position < results.length; position++) {
+            if (results[position].outcome() == Outcome.ERROR) {
+                errors.put(keys.key(position), results[position].error());
             }
-        });
+        }
         return errors;
     }
 
@@ -85,11 +113,23 @@ public final class BulkResult<T> {
      * @return the number of distinct keys
      */
     public int size() {
-        return results.size();
+        return results.length;
+    }
+
+    /** A key's result, built here for a hit recorded as {@link BulkOperation#FOUND}. */
+    private KeyResult<T> result(int position) {
+        KeyResult<T> result = results[position];
+        return result == BulkOperation.FOUND ? new KeyResult<>(Outcome.FOUND, value(position), 0, null) : result;
+    }
+
+    @SuppressWarnings("unchecked")
+    private T value(int position) {
+        KeyResult<T> result = results[position];
+        return result == BulkOperation.FOUND ? (T) values[position] : result.value();
     }
 
     @Override
     public String toString() {
-        return results.toString();
+        return asMap().toString();
     }
 }

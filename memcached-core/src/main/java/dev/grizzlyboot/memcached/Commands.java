@@ -3,13 +3,9 @@ package dev.grizzlyboot.memcached;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -147,25 +143,30 @@ final class Commands {
             return dispatch.bulk("getMulti", keys, (key, bytes) -> Request.keyed(Opcode.GETQ, bytes),
                     Answers.foundOrError(valueTranscoder, near, 0), Outcome.NOT_FOUND, Routing.READ);
         }
-        Set<String> unique = new LinkedHashSet<>(keys);
-        Map<String, KeyResult<T>> local = new HashMap<>();
+        KeyIndex unique = new KeyIndex(keys.size());
+        for (String key : keys) {
+            unique.add(key);
+        }
+        @SuppressWarnings("unchecked")
+        KeyResult<T>[] results = new KeyResult[unique.size()];
         List<String> remote = new ArrayList<>();
-        for (String key : unique) {
+        for (int i = 0; i < results.length; i++) {
+            String key = unique.key(i);
             CachedData copy = key == null ? null : near.get(key);
             if (copy == null) {
                 remote.add(key);
             } else {
-                local.put(key, new KeyResult<>(Outcome.FOUND, valueTranscoder.decode(copy), 0, null));
+                results[i] = new KeyResult<>(Outcome.FOUND, valueTranscoder.decode(copy), 0, null);
             }
         }
         return dispatch.bulk("getMulti", remote, (key, bytes) -> Request.keyed(Opcode.GETQ, bytes),
                 Answers.foundOrError(valueTranscoder, near, near.epoch()), Outcome.NOT_FOUND, Routing.READ).thenApply(fetched -> {
-            Map<String, KeyResult<T>> ordered = new LinkedHashMap<>();
-            for (String key : unique) {
-                KeyResult<T> result = local.get(key);
-                ordered.put(key, result != null ? result : fetched.get(key));
+            for (int i = 0; i < results.length; i++) {
+                if (results[i] == null) {
+                    results[i] = fetched.get(unique.key(i));
+                }
             }
-            return new BulkResult<>(ordered);
+            return new BulkResult<>(unique, results, null);
         });
     }
 

@@ -182,18 +182,20 @@ final class Dispatch {
 
     private <T> CompletableFuture<BulkResult<T>> sendBulk(String name, Collection<String> keys, KeyedRequest request,
             BulkOperation.KeyHandler<T> handler, Outcome silentOutcome, Routing routing) {
-        // The result map, built first, also drops repeated keys: one hashing pass per call, not two.
-        Map<String, KeyResult<T>> ordered = new LinkedHashMap<>(keys.size() * 4 / 3 + 1);
+        // One hashing pass per call drops repeated keys and is the result's index (no entry object per key).
+        KeyIndex distinct = new KeyIndex(keys.size());
         for (String key : keys) {
-            ordered.put(key, null);
+            distinct.add(key);
         }
         @SuppressWarnings("unchecked")
-        KeyResult<T>[] results = new KeyResult[ordered.size()];
+        KeyResult<T>[] results = new KeyResult[distinct.size()];
+        // Only reads have hits whose values come apart from their results (BulkOperation.found).
+        Object[] values = routing == Routing.READ ? new Object[results.length] : null;
         boolean replicated = routing == Routing.REPLICATED_WRITE && cluster.replicated();
         Map<ConnectionPool, Batch> batches = new IdentityHashMap<>();
         int servers = cluster.serverCount();
-        int i = 0;
-        for (String key : ordered.keySet()) {
+        for (int i = 0; i < results.length; i++) {
+            String key = distinct.key(i);
             // A batch takes at most one request per key from here on: a server's share of them, with room
             // for an uneven spread (it grows past that); with one server that is exactly all of them.
             int remaining = results.length - i;
@@ -212,33 +214,59 @@ final class Dispatch {
             } catch (MemcachedException e) {
                 results[i] = new KeyResult<>(Outcome.ERROR, null, 0, e);
             }
-            i++;
+        }
+        if (batches.size() == 1) {
+            Map.Entry<ConnectionPool, Batch> only = batches.entrySet().iterator().next();
+            if (only.getValue().size == results.length) {
+                // Every key in one batch, in call order: the batch's results are the call's, no copy.
+                BulkOperation<T> operation = send(name, only.getKey(), only.getValue(), handler, silentOutcome);
+                return operation.future().handle((batchResults, error) -> error == null
+                        ? new BulkResult<>(distinct, batchResults, operation.values())
+                        : new BulkResult<>(distinct, failed(results, only.getValue(), error), values));
+            }
         }
         CompletableFuture<?>[] sent = new CompletableFuture<?>[batches.size()];
         int next = 0;
         for (Map.Entry<ConnectionPool, Batch> entry : batches.entrySet()) {
             Batch batch = entry.getValue();
-            BulkOperation<T> operation = new BulkOperation<>(name, batch.keys(), batch.requests(), timeoutNanos, handler,
-                    silentOutcome);
-            entry.getKey().send(operation);
+            BulkOperation<T> operation = send(name, entry.getKey(), batch, handler, silentOutcome);
             // Each batch writes only its own keys' slots; allOf orders those writes before the read below.
             sent[next++] = operation.future().handle((batchResults, error) -> {
+                if (error != null) {
+                    return failed(results, batch, error);
+                }
+                Object[] batchValues = operation.values();
                 for (int j = 0; j < batch.size; j++) {
                     if (batch.owner(j)) {
-                        results[batch.index(j)] = error == null ? batchResults[j]
-                                : new KeyResult<>(Outcome.ERROR, null, 0, Answers.asMemcached(error));
+                        results[batch.index(j)] = batchResults[j];
+                        if (batchValues != null) {
+                            values[batch.index(j)] = batchValues[j];
+                        }
                     }
                 }
                 return null;
             });
         }
-        return CompletableFuture.allOf(sent).thenApply(done -> {
-            int k = 0;
-            for (Map.Entry<String, KeyResult<T>> entry : ordered.entrySet()) {
-                entry.setValue(results[k++]);
+        return CompletableFuture.allOf(sent).thenApply(done -> new BulkResult<>(distinct, results, values));
+    }
+
+    private <T> BulkOperation<T> send(String name, ConnectionPool pool, Batch batch, BulkOperation.KeyHandler<T> handler,
+            Outcome silentOutcome) {
+        BulkOperation<T> operation = new BulkOperation<>(name, batch.keys(), batch.requests(), timeoutNanos, handler,
+                silentOutcome);
+        pool.send(operation);
+        return operation;
+    }
+
+    /** Marks the keys a failed batch owns as failed, in the call's results. */
+    private static <T> KeyResult<T>[] failed(KeyResult<T>[] results, Batch batch, Throwable error) {
+        KeyResult<T> failure = new KeyResult<>(Outcome.ERROR, null, 0, Answers.asMemcached(error));
+        for (int j = 0; j < batch.size; j++) {
+            if (batch.owner(j)) {
+                results[batch.index(j)] = failure;
             }
-            return new BulkResult<>(ordered);
-        });
+        }
+        return results;
     }
 
     /** A pool's batch, created for {@code capacity} keys on first use (no lambda per key, as computeIfAbsent would need). */

@@ -1,6 +1,7 @@
 package dev.grizzlyboot.memcached.internal.protocol;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -47,49 +48,41 @@ public final class BinaryProtocolFilter extends BaseFilter {
             // Not even one whole response yet (a large value arrives over many reads): wait, copying nothing.
             return ctx.getStopAction(input);
         }
-        // Decode from a plain array: a heap buffer's own, or one copy of a composite buffer's bytes
-        // (read field by field, a composite buffer locates every byte in its parts anew).
-        byte[] bytes;
-        int base;
+        Frames frames = new Frames();
+        int decoded;
         if (input.hasArray()) {
-            bytes = input.array();
-            base = input.arrayOffset() + start;
+            decoded = frames.decode(input.array(), input.arrayOffset() + start, available);
+        } else if (firstBody < 0 || firstBody > maxBodyLength) {
+            decoded = frames.decode(copy(input, start, available), 0, available);
         } else {
-            bytes = new byte[available];
-            base = 0;
-            input.get(bytes);
-            input.position(start);
+            // A composite buffer: the partial response kept from the last read, then the bytes read
+            // since. Copy only the response that spans the parts; the rest is normally all in the
+            // last part, which toByteBuffer then views in place (it copies only a range that spans
+            // parts). Copying the whole composite doubled the bytes every read costs.
+            int first = Request.HEADER_LENGTH + firstBody;
+            decoded = frames.decode(copy(input, start, first), 0, first);
+            if (decoded == first && available > first) {
+                ByteBuffer rest = input.toByteBuffer(start + first, start + available);
+                decoded += rest.hasArray() ? frames.decode(rest.array(), rest.arrayOffset() + rest.position(), available - first)
+                        : frames.decode(copy(rest), 0, available - first);
+            }
         }
-        List<Response> responses = null;
-        int decoded = 0;
-        while (available - decoded >= Request.HEADER_LENGTH) {
-            int at = base + decoded;
-            int bodyLength = intAt(bytes, at + 8);
-            String problem = problem(bytes, at, bodyLength);
-            if (problem != null) {
-                if (responses != null) {
-                    // Answer what came before the garbage first; the rerun on the rest closes the connection.
-                    Buffer garbage = input.split(start + decoded);
-                    input.tryDispose();
-                    ctx.setMessage(responses);
-                    return ctx.getInvokeAction(garbage);
-                }
+        List<Response> responses = frames.responses;
+        if (frames.problem != null) {
+            if (!responses.isEmpty()) {
+                // Answer what came before the garbage first; the rerun on the rest closes the connection.
+                Buffer garbage = input.split(start + decoded);
                 input.tryDispose();
-                ctx.getConnection().closeWithReason(new MemcachedProtocolIOException(
-                        new MemcachedProtocolException("garbage from " + ctx.getConnection().getPeerAddress() + ": " + problem)));
-                return ctx.getStopAction();
+                ctx.setMessage(responses);
+                return ctx.getInvokeAction(garbage);
             }
-            if (available - decoded - Request.HEADER_LENGTH < bodyLength) {
-                break;
-            }
-            if (responses == null) {
-                responses = new ArrayList<>();
-            }
-            responses.add(decode(bytes, at));
-            decoded += Request.HEADER_LENGTH + bodyLength;
+            input.tryDispose();
+            ctx.getConnection().closeWithReason(new MemcachedProtocolIOException(
+                    new MemcachedProtocolException("garbage from " + ctx.getConnection().getPeerAddress() + ": " + frames.problem)));
+            return ctx.getStopAction();
         }
         input.position(start + decoded);
-        if (responses == null) {
+        if (responses.isEmpty()) {
             return ctx.getStopAction(input);
         }
         // Every whole response of the read goes on in one pass of the chain; a partial one waits for more bytes.
@@ -97,22 +90,6 @@ public final class BinaryProtocolFilter extends BaseFilter {
         input.tryDispose();
         ctx.setMessage(responses);
         return partial == null ? ctx.getInvokeAction() : ctx.getInvokeAction(partial, PARTIAL_APPENDER);
-    }
-
-    /** Why the header at {@code at} cannot begin a response, or {@code null}. */
-    private String problem(byte[] bytes, int at, int bodyLength) {
-        byte magic = bytes[at];
-        int keyAndExtras = shortAt(bytes, at + 2) + (bytes[at + 4] & 0xFF);
-        if (magic != RESPONSE_MAGIC) {
-            return String.format("bad magic byte 0x%02x (expected 0x81)", magic & 0xFF);
-        }
-        if (bodyLength < 0 || bodyLength > maxBodyLength) {
-            return "response body length " + (bodyLength & 0xFFFFFFFFL) + " exceeds the limit of " + maxBodyLength;
-        }
-        if (keyAndExtras > bodyLength) {
-            return "key and extras (" + keyAndExtras + " bytes) longer than the body (" + bodyLength + ")";
-        }
-        return null;
     }
 
     /**
@@ -132,8 +109,71 @@ public final class BinaryProtocolFilter extends BaseFilter {
         return new Response(bytes[at + 1], shortAt(bytes, at + 6), intAt(bytes, at + 12), longAt(bytes, at + 16), flags, key, value);
     }
 
+    /**
+     * The responses decoded from one read, and why decoding stopped early if the bytes turned out
+     * not to be responses. One per read, on the I/O thread.
+     */
+    private final class Frames {
+
+        private final List<Response> responses = new ArrayList<>();
+        private String problem;
+
+        /**
+         * Decodes every whole response in {@code length} bytes from {@code base}, stopping at a
+         * partial one or at garbage (then {@link #problem} says why).
+         *
+         * @return how many bytes the decoded responses took
+         */
+        int decode(byte[] bytes, int base, int length) {
+            int decoded = 0;
+            while (problem == null && length - decoded >= Request.HEADER_LENGTH) {
+                int at = base + decoded;
+                int bodyLength = intAt(bytes, at + 8);
+                problem = problem(bytes, at, bodyLength);
+                if (problem != null || length - decoded - Request.HEADER_LENGTH < bodyLength) {
+                    break;
+                }
+                responses.add(BinaryProtocolFilter.decode(bytes, at));
+                decoded += Request.HEADER_LENGTH + bodyLength;
+            }
+            return decoded;
+        }
+
+        /** Why the header at {@code at} cannot begin a response, or {@code null}. */
+        private String problem(byte[] bytes, int at, int bodyLength) {
+            byte magic = bytes[at];
+            int keyAndExtras = shortAt(bytes, at + 2) + (bytes[at + 4] & 0xFF);
+            if (magic != RESPONSE_MAGIC) {
+                return String.format("bad magic byte 0x%02x (expected 0x81)", magic & 0xFF);
+            }
+            if (bodyLength < 0 || bodyLength > maxBodyLength) {
+                return "response body length " + (bodyLength & 0xFFFFFFFFL) + " exceeds the limit of " + maxBodyLength;
+            }
+            if (keyAndExtras > bodyLength) {
+                return "key and extras (" + keyAndExtras + " bytes) longer than the body (" + bodyLength + ")";
+            }
+            return null;
+        }
+    }
+
     private static byte[] copy(byte[] bytes, int from, int length) {
         return length == 0 ? EMPTY : Arrays.copyOfRange(bytes, from, from + length);
+    }
+
+    /** {@code length} bytes of a buffer from {@code from}, leaving its position where it was. */
+    private static byte[] copy(Buffer input, int from, int length) {
+        byte[] bytes = new byte[length];
+        int position = input.position();
+        input.position(from);
+        input.get(bytes);
+        input.position(position);
+        return bytes;
+    }
+
+    private static byte[] copy(ByteBuffer view) {
+        byte[] bytes = new byte[view.remaining()];
+        view.duplicate().get(bytes);
+        return bytes;
     }
 
     private static int shortAt(byte[] bytes, int offset) {

@@ -27,11 +27,19 @@ public final class BulkOperation<T> extends Operation<KeyResult<T>[]> {
     /** The request that ends every batch: its answer proves the server processed all before it. */
     public static final Request TERMINATOR = Request.of(Opcode.NOOP);
 
+    /**
+     * Stands in a result slot for a plain hit whose value is in {@link #values()} (see {@link #found}):
+     * the reader builds the key's {@link KeyResult} only if it is asked for. Compared by identity.
+     */
+    public static final KeyResult<?> FOUND = new KeyResult<>(Outcome.FOUND, null, 0, null);
+
     private final String name;
     private final List<String> keys;
     private final KeyHandler<T> handler;
     private final KeyResult<T> silentOutcome;
     private final KeyResult<T>[] results;
+    /** Made on the first hit: writes (setMulti, deleteMulti) have none. */
+    private Object[] values;
 
     /**
      * @param keys     the keys, one per quiet request
@@ -54,6 +62,28 @@ public final class BulkOperation<T> extends Operation<KeyResult<T>[]> {
     /** The keys, in the order of the results. */
     public List<String> keys() {
         return keys;
+    }
+
+    /**
+     * Records a hit's value without a {@link KeyResult} of its own (one object less per key).
+     *
+     * @return {@link #FOUND}, for the handler to return as the key's result
+     */
+    @SuppressWarnings("unchecked")
+    public KeyResult<T> found(Response response, T value) {
+        if (values == null) {
+            values = new Object[results.length];
+        }
+        values[indexOf(response)] = value;
+        return (KeyResult<T>) FOUND;
+    }
+
+    /**
+     * The values of the keys whose result is {@link #FOUND}, by position, or {@code null} if there
+     * is none; complete once the future is.
+     */
+    public Object[] values() {
+        return values;
     }
 
     /** The key a response answers. */
