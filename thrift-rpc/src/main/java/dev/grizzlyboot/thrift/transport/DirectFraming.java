@@ -25,8 +25,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The framed transport of a plain TCP client connection done on the calling thread without
  * Grizzly's filter chain, which on such a connection only frames: a request frame, its length
- * already in place, goes straight to the transport's write queue (copied only if the socket cannot
- * take it at once), and reply frames are read from the socket channel into a buffer the connection
+ * already in place, goes straight to the socket channel while the transport's write queue is empty
+ * (what the socket cannot take at once is copied into that queue), and reply frames are read from the socket channel into a buffer the connection
  * keeps, then passed to {@link ClientFrameTransport#onReply} as {@link ThriftClientFilter} would.
  * Frame lengths are checked by the chain's {@link ThriftFrameFilter} itself; the end of the stream, a
  * read error or a length out of range closes the connection, which fails a waiting call.
@@ -47,6 +47,7 @@ final class DirectFraming {
     private final ThriftFrameFilter frames;
     private byte[] input = new byte[INITIAL_READ_CAPACITY];
     private ByteBuffer window = ByteBuffer.wrap(input);
+    private ByteBuffer output;
     /** The first byte of {@link #input} not yet passed on as part of a frame. */
     private int start;
     /** The end of the bytes read into {@link #input}. */
@@ -76,15 +77,44 @@ final class DirectFraming {
     /**
      * Writes one frame whose payload is {@code frame[HEADER_SIZE .. HEADER_SIZE + length)}; the
      * length prefix is written into the first bytes. The array may be reused once this returns.
+     * {@code completion} hears of a failure, and of the end of a write the socket could not take
+     * at once; a frame written whole here completes without it.
      */
-    @SuppressWarnings({"rawtypes", "unchecked"}) // Grizzly's writer generics cannot name the completion's types
     void write(byte[] frame, int length, CompletionHandler<WriteResult> completion) {
         frame[0] = (byte) (length >>> 24);
         frame[1] = (byte) (length >>> 16);
         frame[2] = (byte) (length >>> 8);
         frame[3] = (byte) length;
-        Buffer whole = Buffers.wrap(memory, frame, 0, ThriftFrameFilter.HEADER_SIZE + length);
-        ((AsyncQueueWriter) writer).write(connection, null, whole, completion, copyIfQueued);
+        int whole = ThriftFrameFilter.HEADER_SIZE + length;
+        int written = 0;
+        // With nothing in the write queue no other thread writes this connection (the selector
+        // thread only flushes what is queued), so the frame may go to the socket directly, without
+        // a queue record; what the socket cannot take is queued behind, as Grizzly's writer would.
+        if (connection.getAsyncWriteQueue().spaceInBytes() == 0) {
+            try {
+                written = channel.write(outputWindow(frame).limit(whole).position(0));
+            } catch (IOException e) {
+                completion.failed(e);
+                connection.closeSilently();
+                return;
+            }
+        }
+        if (written < whole) {
+            queue(Buffers.wrap(memory, frame, written, whole - written), completion);
+        }
+    }
+
+    @SuppressWarnings({"rawtypes", "unchecked"}) // Grizzly's writer generics cannot name the completion's types
+    private void queue(Buffer rest, CompletionHandler<WriteResult> completion) {
+        ((AsyncQueueWriter) writer).write(connection, null, rest, completion, copyIfQueued);
+    }
+
+    /** A buffer over the transport's output array, kept while the transport keeps the array. */
+    private ByteBuffer outputWindow(byte[] frame) {
+        if (output == null || output.array() != frame) {
+            output = ByteBuffer.wrap(frame);
+        }
+        return output;
     }
 
     /**
