@@ -25,8 +25,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The framed transport of a plain TCP client connection done on the calling thread without
  * Grizzly's filter chain, which on such a connection only frames: a request frame, its length
- * already in place, goes straight to the socket channel while the transport's write queue is empty
- * (what the socket cannot take at once is copied into that queue), and reply frames are read from the socket channel into a buffer the connection
+ * already in place, goes straight to the socket channel if it is small and the transport's write
+ * queue is empty (what the socket cannot take at once is copied into that queue; large frames go
+ * through the queue's writer), and reply frames are read from the socket channel into a buffer the connection
  * keeps, then passed to {@link ClientFrameTransport#onReply} as {@link ThriftClientFilter} would.
  * Frame lengths are checked by the chain's {@link ThriftFrameFilter} itself; the end of the stream, a
  * read error or a length out of range closes the connection, which fails a waiting call.
@@ -37,6 +38,13 @@ import org.slf4j.LoggerFactory;
  */
 final class DirectFraming {
     private static final int INITIAL_READ_CAPACITY = 8 * 1024;
+    /**
+     * The most bytes one read or direct write hands the socket channel: the JDK moves a heap
+     * buffer through a temporary direct buffer as large as what is asked, and keeps that buffer
+     * for the thread. Larger frames are read in several reads and written by Grizzly's writer,
+     * which writes in pieces the size of the socket's buffer.
+     */
+    private static final int SOCKET_CHUNK = 64 * 1024;
     private static final Logger log = LoggerFactory.getLogger(DirectFraming.class);
 
     private final NIOConnection connection;
@@ -77,8 +85,8 @@ final class DirectFraming {
     /**
      * Writes one frame whose payload is {@code frame[HEADER_SIZE .. HEADER_SIZE + length)}; the
      * length prefix is written into the first bytes. The array may be reused once this returns.
-     * {@code completion} hears of a failure, and of the end of a write the socket could not take
-     * at once; a frame written whole here completes without it.
+     * {@code completion} hears of a failure, and of the end of a write that was queued; a small
+     * frame the socket takes whole here completes without it.
      */
     void write(byte[] frame, int length, CompletionHandler<WriteResult> completion) {
         frame[0] = (byte) (length >>> 24);
@@ -90,7 +98,7 @@ final class DirectFraming {
         // With nothing in the write queue no other thread writes this connection (the selector
         // thread only flushes what is queued), so the frame may go to the socket directly, without
         // a queue record; what the socket cannot take is queued behind, as Grizzly's writer would.
-        if (connection.getAsyncWriteQueue().spaceInBytes() == 0) {
+        if (whole <= SOCKET_CHUNK && connection.getAsyncWriteQueue().spaceInBytes() == 0) {
             try {
                 written = channel.write(outputWindow(frame).limit(whole).position(0));
             } catch (IOException e) {
@@ -125,7 +133,7 @@ final class DirectFraming {
         makeRoom();
         int read;
         try {
-            window.limit(input.length).position(end);
+            window.limit(Math.min(input.length, end + SOCKET_CHUNK)).position(end);
             read = channel.read(window);
         } catch (IOException e) {
             log.debug("closing {}: read failed", connection.getPeerAddress(), e);
