@@ -27,8 +27,9 @@ import org.slf4j.LoggerFactory;
  * Grizzly's filter chain, which on such a connection only frames: a request frame, its length
  * already in place, goes straight to the socket channel if it is small and the transport's write
  * queue is empty (what the socket cannot take at once is copied into that queue; large frames go
- * through the queue's writer), and reply frames are read from the socket channel into a buffer the connection
- * keeps, then passed to {@link ClientFrameTransport#onReply} as {@link ThriftClientFilter} would.
+ * through the queue's writer), and reply frames are read from the socket channel into a buffer
+ * the connection keeps, then passed to {@link ClientFrameTransport#onReply} as
+ * {@link ThriftClientFilter} would.
  * Frame lengths are checked by the chain's {@link ThriftFrameFilter} itself; the end of the stream, a
  * read error or a length out of range closes the connection, which fails a waiting call.
  *
