@@ -2,8 +2,6 @@ package dev.grizzlyboot.thrift.client;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.util.ArrayList;
-import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -27,7 +25,7 @@ final class ServerPool {
     private final ClientSettings settings;
     private final Semaphore permits;
     private final long idleTimeoutNanos;
-    private final ConcurrentLinkedDeque<PooledConnection> idle = new ConcurrentLinkedDeque<>();
+    private final IdleConnections idle = new IdleConnections();
     private final AtomicInteger timeoutsInARow = new AtomicInteger();
     private volatile boolean healthy = true;
     private volatile boolean closed;
@@ -60,7 +58,7 @@ final class ServerPool {
             throw new ThriftTransportFailureException(name, method, "interrupted while waiting for a connection", e);
         }
         PooledConnection connection;
-        while ((connection = idle.pollFirst()) != null) {
+        while ((connection = idle.takeNewest()) != null) {
             if (!connection.idleLongerThan(idleTimeoutNanos) && connection.readyForCall()) {
                 return connection;
             }
@@ -79,7 +77,7 @@ final class ServerPool {
     void giveBack(PooledConnection connection, boolean reusable) {
         if (reusable && !closed && connection.isOpen()) {
             connection.markIdle();
-            idle.offerFirst(connection);
+            idle.putNewest(connection);
         } else {
             connection.close();
         }
@@ -130,7 +128,7 @@ final class ServerPool {
         int open = busy() + idle();
         for (int i = open; i < settings.minConnections && !closed; i++) {
             try {
-                idle.offerFirst(factory.open(address));
+                idle.putNewest(factory.open(address));
             } catch (IOException | TTransportException e) {
                 markDown(e.getMessage());
                 return;
@@ -166,7 +164,7 @@ final class ServerPool {
     }
 
     private void closeExpired() {
-        for (PooledConnection connection : idle) {
+        for (PooledConnection connection : idle.snapshot()) {
             // remove() succeeds for one thread only, so a connection a caller just took stays with it.
             if (connection.idleLongerThan(idleTimeoutNanos) && idle.remove(connection)) {
                 connection.close();
@@ -181,7 +179,7 @@ final class ServerPool {
      * the same end so that the least recently used ones still expire first.
      */
     private void readIdle() {
-        for (PooledConnection connection : new ArrayList<>(idle)) {
+        for (PooledConnection connection : idle.snapshot()) {
             if (!permits.tryAcquire()) {
                 return;
             }
@@ -190,7 +188,7 @@ final class ServerPool {
                 continue;
             }
             if (!closed && connection.readyForCall()) {
-                idle.offerLast(connection);
+                idle.putOldest(connection);
             } else {
                 connection.close();
             }
@@ -200,7 +198,7 @@ final class ServerPool {
 
     private void closeIdle() {
         PooledConnection connection;
-        while ((connection = idle.pollFirst()) != null) {
+        while ((connection = idle.takeNewest()) != null) {
             connection.close();
         }
     }

@@ -19,9 +19,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The framed transport of a plain TCP client connection done on the calling thread without
  * Grizzly's filter chain, which on such a connection only frames: a request frame, its length
- * already in place, goes straight to the transport's write queue ({@link FrameWriteQueue}, copied
- * only if the socket cannot take it at once), and reply frames are read from the socket channel
- * into a buffer the connection keeps, then passed to {@link ClientFrameTransport#onReply} as
+ * already in place, goes straight to the socket channel if it is small and the transport's write
+ * queue is empty (what the socket cannot take at once goes to that queue, {@link FrameWriteQueue},
+ * as large frames do whole), and reply frames are read from the socket channel into a buffer the
+ * connection keeps, then passed to {@link ClientFrameTransport#onReply} as
  * {@link ThriftClientFilter} would. Frame lengths are checked by the chain's {@link ThriftFrameFilter}
  * itself; the end of the stream, a read error or a length out of range closes the connection,
  * which fails a waiting call.
@@ -32,6 +33,13 @@ import org.slf4j.LoggerFactory;
  */
 final class DirectFraming {
     private static final int INITIAL_READ_CAPACITY = 8 * 1024;
+    /**
+     * The most bytes one read or direct write hands the socket channel: the JDK moves a heap
+     * buffer through a temporary direct buffer as large as what is asked, and keeps that buffer
+     * for the thread. Larger frames are read in several reads and written by Grizzly's writer,
+     * which writes in pieces the size of the socket's buffer.
+     */
+    private static final int SOCKET_CHUNK = 64 * 1024;
     private static final Logger log = LoggerFactory.getLogger(DirectFraming.class);
 
     private final NIOConnection connection;
@@ -41,6 +49,7 @@ final class DirectFraming {
     private final ThriftFrameFilter frames;
     private byte[] input = new byte[INITIAL_READ_CAPACITY];
     private ByteBuffer window = ByteBuffer.wrap(input);
+    private ByteBuffer output;
     /** The first byte of {@link #input} not yet passed on as part of a frame. */
     private int start;
     /** The end of the bytes read into {@link #input}. */
@@ -69,10 +78,35 @@ final class DirectFraming {
     /**
      * Writes one frame whose payload is {@code frame[HEADER_SIZE .. HEADER_SIZE + length)}; the
      * length prefix is written into the first bytes. The array may be reused once this returns.
+     * {@code completion} hears of a failure, and of the end of a write that was queued; a small
+     * frame the socket takes whole here completes without it.
      */
-    @SuppressWarnings("rawtypes") // Grizzly's writer generics cannot name the completion's types
     void write(byte[] frame, int length, CompletionHandler<WriteResult> completion) {
-        writes.write(frame, length, completion);
+        int whole = FrameWriteQueue.prefix(frame, length);
+        int written = 0;
+        // With nothing in the write queue no other thread writes this connection (the selector
+        // thread only flushes what is queued), so the frame may go to the socket directly, without
+        // a queue record; what the socket cannot take is queued behind, as Grizzly's writer would.
+        if (whole <= SOCKET_CHUNK && connection.getAsyncWriteQueue().spaceInBytes() == 0) {
+            try {
+                written = channel.write(outputWindow(frame).limit(whole).position(0));
+            } catch (IOException e) {
+                completion.failed(e);
+                connection.closeSilently();
+                return;
+            }
+        }
+        if (written < whole) {
+            writes.queue(frame, written, whole, completion);
+        }
+    }
+
+    /** A buffer over the transport's output array, kept while the transport keeps the array. */
+    private ByteBuffer outputWindow(byte[] frame) {
+        if (output == null || output.array() != frame) {
+            output = ByteBuffer.wrap(frame);
+        }
+        return output;
     }
 
     /**
@@ -83,7 +117,7 @@ final class DirectFraming {
         makeRoom();
         int read;
         try {
-            window.limit(input.length).position(end);
+            window.limit(Math.min(input.length, end + SOCKET_CHUNK)).position(end);
             read = channel.read(window);
         } catch (IOException e) {
             log.debug("closing {}: read failed", connection.getPeerAddress(), e);

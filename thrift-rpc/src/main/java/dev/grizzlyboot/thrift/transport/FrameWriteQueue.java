@@ -38,14 +38,30 @@ final class FrameWriteQueue {
      * Writes one frame whose payload is {@code frame[HEADER_SIZE .. HEADER_SIZE + length)}; the
      * length prefix is written into the first bytes. {@code completion} may be null.
      */
-    @SuppressWarnings({"rawtypes", "unchecked"}) // Grizzly's writer generics cannot name the completion's types
     void write(byte[] frame, int length, CompletionHandler<WriteResult> completion) {
+        queue(frame, 0, prefix(frame, length), completion);
+    }
+
+    /**
+     * Writes the length prefix of a frame with {@code length} bytes of payload into its first
+     * {@link ThriftFrameFilter#HEADER_SIZE} bytes and returns the frame's whole size.
+     */
+    static int prefix(byte[] frame, int length) {
         frame[0] = (byte) (length >>> 24);
         frame[1] = (byte) (length >>> 16);
         frame[2] = (byte) (length >>> 8);
         frame[3] = (byte) length;
-        Buffer whole = Buffers.wrap(memory, frame, 0, ThriftFrameFilter.HEADER_SIZE + length);
-        ((AsyncQueueWriter) writer).write(connection, null, whole, completion, copyIfQueued);
+        return ThriftFrameFilter.HEADER_SIZE + length;
+    }
+
+    /**
+     * Queues {@code frame[from .. to)} as it is (the rest of a frame whose prefix is in place and
+     * whose first bytes went to the socket already). {@code completion} may be null.
+     */
+    @SuppressWarnings({"rawtypes", "unchecked"}) // Grizzly's writer generics cannot name the completion's types
+    void queue(byte[] frame, int from, int to, CompletionHandler<WriteResult> completion) {
+        Buffer rest = Buffers.wrap(memory, frame, from, to - from);
+        ((AsyncQueueWriter) writer).write(connection, null, rest, completion, copyIfQueued);
     }
 
     private static byte[] copy(Buffer message) {

@@ -1,0 +1,44 @@
+package dev.grizzlyboot.thrift.client;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The idle connections of one {@link ServerPool}, most recently given back first. Every call takes
+ * one out and puts it back, so this is a plain deque under this object's lock: a few field updates
+ * per operation, where a lock-free deque allocates a node per insertion and retries at its contended
+ * head. Thread-safe; nothing blocks while the lock is held.
+ */
+final class IdleConnections {
+    private final ArrayDeque<PooledConnection> connections = new ArrayDeque<>();
+
+    /** Takes the most recently given back connection, or returns null if none is idle. */
+    synchronized PooledConnection takeNewest() {
+        return connections.pollFirst();
+    }
+
+    /** Adds a connection as the most recently used one. */
+    synchronized void putNewest(PooledConnection connection) {
+        connections.offerFirst(connection);
+    }
+
+    /** Adds a connection as the least recently used one. */
+    synchronized void putOldest(PooledConnection connection) {
+        connections.offerLast(connection);
+    }
+
+    /** Takes out the given connection; false if a caller took it first. */
+    synchronized boolean remove(PooledConnection connection) {
+        return connections.removeFirstOccurrence(connection);
+    }
+
+    synchronized int size() {
+        return connections.size();
+    }
+
+    /** The idle connections right now, most recently used first, for a pass over all of them. */
+    synchronized List<PooledConnection> snapshot() {
+        return new ArrayList<>(connections);
+    }
+}
