@@ -25,7 +25,9 @@ import org.slf4j.LoggerFactory;
  * Three real servers under concurrent load; one is killed (SIGKILL) or hung (SIGSTOP). Errors
  * happen only until the client marks it failed, then stop; no call outlives the operation timeout
  * by more than the sweep slack; no thread is stuck. When the server is back, a health check puts
- * it back in the ring and its keys route to it again.
+ * it back in the ring and its keys route to it again. Time the test JVM itself was stalled (a
+ * loaded machine, see {@link Stalls}) is not held against the client: a timeout that only such a
+ * stall explains is not counted as an error, and bounds apply to time the client could run.
  */
 class FailoverTest {
 
@@ -33,6 +35,8 @@ class FailoverTest {
     private static final Duration TIMEOUT = Duration.ofMillis(250);
     private static final int THREADS = 16;
     private static final Duration MAX_HEALTH_CHECK = Duration.ofMillis(500);
+    /** How long to wait for what must happen eventually: generous, as a loaded machine may run this JVM seldom. */
+    private static final Duration AWAIT = Duration.ofSeconds(30);
     /** Timeout + sweep tick + scheduling slack on a busy 2-core machine. */
     private static final long CALL_BOUND_MILLIS = TIMEOUT.toMillis() + 500;
 
@@ -66,22 +70,26 @@ class FailoverTest {
             String victimKey = keyOwnedBy(client, victim);
             String otherKey = keyNotOwnedBy(client, victim);
             victim.kill();
-            await().atMost(Duration.ofSeconds(5)).until(() -> {
+            await().atMost(AWAIT).until(() -> {
                 client.get(victimKey).handle((value, error) -> null).join();
                 return !failures.isEmpty();
             });
 
-            long start = System.nanoTime();
-            assertThatThrownBy(() -> client.blocking().get(victimKey))
-                    .isInstanceOf(ServerUnavailableException.class).hasMessageContaining(victim.address());
-            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).as("fail fast (ms)").isLessThan(100);
+            try (Stalls stalls = new Stalls()) {
+                long start = System.nanoTime();
+                assertThatThrownBy(() -> client.blocking().get(victimKey))
+                        .isInstanceOf(ServerUnavailableException.class).hasMessageContaining(victim.address());
+                long end = System.nanoTime();
+                assertThat(TimeUnit.NANOSECONDS.toMillis(end - start - stalls.stalledNanos(start, end)))
+                        .as("fail fast (ms, not counting this JVM's own stalls)").isLessThan(100);
+            }
             assertThat(client.serverStates()).filteredOn(ServerState::failed).extracting(ServerState::server)
                     .containsExactly(ServerAddress.parse(victim.address()));
             client.blocking().set(otherKey, "fine", Duration.ZERO);
             assertThat(client.blocking().get(otherKey)).isEqualTo("fine");
 
             victim.restart();
-            await().atMost(Duration.ofSeconds(5)).until(() -> client.serverStates().stream().noneMatch(ServerState::failed));
+            await().atMost(AWAIT).until(() -> client.serverStates().stream().noneMatch(ServerState::failed));
             client.blocking().set(victimKey, "back", Duration.ZERO);
             assertThat(client.blocking().get(victimKey)).isEqualTo("back");
             assertThat(victim.textCommand("get " + victimKey)).contains("back");
@@ -114,7 +122,7 @@ class FailoverTest {
                 }
             }
 
-            await().atMost(Duration.ofSeconds(5)).until(() -> {
+            await().atMost(AWAIT).until(() -> {
                 client.getMulti(keys).join();
                 return client.serverStates().stream().anyMatch(ServerState::failed);
             });
@@ -137,12 +145,12 @@ class FailoverTest {
                 changeTimes.add(System.nanoTime());
             });
             String victimKey = keyOwnedBy(client, victim);
-            Load load = new Load(client.blocking(), THREADS, 30, Duration.ofSeconds(40), Duration.ofMillis(CALL_BOUND_MILLIS * 4));
-            await().atMost(Duration.ofSeconds(10)).until(() -> load.successes.get() > 2_000);
+            Load load = new Load(client.blocking(), THREADS, 30, Duration.ofMinutes(2));
+            await().atMost(AWAIT).until(() -> load.successes.get() > 2_000);
 
             long faultAt = System.nanoTime();
             fault.accept(victim);
-            await().atMost(Duration.ofSeconds(5)).until(() -> !changes.isEmpty());
+            await().atMost(AWAIT).until(() -> !changes.isEmpty());
             assertThat(changes.get(0).server()).isEqualTo(victimAddress);
             assertThat(changes.get(0).status()).isEqualTo(ServerState.Status.FAILED);
             long failedAt = changeTimes.get(0);
@@ -151,31 +159,35 @@ class FailoverTest {
 
             // After the detection window (plus the operations already in flight to the victim), no more errors.
             long quietFrom = failedAt + TIMEOUT.toNanos() + TimeUnit.MILLISECONDS.toNanos(300);
-            await().atMost(Duration.ofSeconds(5)).until(() -> System.nanoTime() - quietFrom > 0);
+            await().atMost(AWAIT).until(() -> System.nanoTime() - quietFrom > 0);
             long successesQuiet = load.successes.get();
-            await().atMost(Duration.ofSeconds(10)).until(() -> load.successes.get() > successesQuiet + 3_000);
-            long errorsInWindow = load.errorCount();
-            assertThat(load.errorsSince(quietFrom)).as("errors after the detection window").isZero();
+            await().atMost(AWAIT).until(() -> load.successes.get() > successesQuiet + 3_000);
+            long errorsInWindow = load.errorsSince(load.startNanos, TIMEOUT).size();
+            assertThat(load.errorsSince(quietFrom, TIMEOUT)).as("errors after the detection window").isEmpty();
 
             long healAt = System.nanoTime();
             heal.accept(victim);
-            await().atMost(Duration.ofSeconds(5)).until(() -> changes.size() >= 2);
+            await().atMost(AWAIT).until(() -> changes.size() >= 2);
             assertThat(changes.get(1).status()).isEqualTo(ServerState.Status.ACTIVE);
-            long recoveryMillis = TimeUnit.NANOSECONDS.toMillis(changeTimes.get(1) - healAt);
-            assertThat(recoveryMillis).as("back within the health-check interval (ms)")
+            long recoveredAt = changeTimes.get(1);
+            long recoveryMillis = TimeUnit.NANOSECONDS.toMillis(recoveredAt - healAt);
+            assertThat(TimeUnit.NANOSECONDS.toMillis(recoveredAt - healAt - load.stalledNanos(healAt, recoveredAt)))
+                    .as("back within the health-check interval (ms, not counting the client's own stalls; %d ms with them)", recoveryMillis)
                     .isLessThanOrEqualTo(MAX_HEALTH_CHECK.toMillis() + TIMEOUT.toMillis() + 1_000);
             assertThat(client.serverFor(victimKey)).as("routed back").isEqualTo(victimAddress);
             long setsBefore = Long.parseLong(victim.stats().get("cmd_set"));
-            await().atMost(Duration.ofSeconds(5)).until(() -> Long.parseLong(victim.stats().get("cmd_set")) > setsBefore + 100);
+            await().atMost(AWAIT).until(() -> Long.parseLong(victim.stats().get("cmd_set")) > setsBefore + 100);
             load.stop();
 
-            log.info("detection {} ms, {} errors in the window, recovery {} ms after heal, slowest call {} ms",
-                    detectionMillis, errorsInWindow, recoveryMillis, load.slowestMillis.get());
+            log.info("detection {} ms, {} errors in the window, recovery {} ms after heal, slowest call {} ms"
+                    + " ({} ms beyond the client's own stalls, {} ms in all)", detectionMillis, errorsInWindow, recoveryMillis,
+                    load.slowestMillis.get(), load.slowestMillisBeyondStalls(), load.stalledMillis());
             assertThat(load.errors.keySet()).as("error types").allMatch(type ->
                     type == MemcachedTimeoutException.class || MemcachedConnectionException.class.isAssignableFrom(type));
-            assertThat(load.slowestMillis.get()).as("slowest call (ms)").isLessThanOrEqualTo(CALL_BOUND_MILLIS);
+            assertThat(load.slowestMillisBeyondStalls()).as("slowest call beyond the client's own stalls (ms)")
+                    .isLessThanOrEqualTo(CALL_BOUND_MILLIS);
             assertThat(load.wrongValues.get()).as("gets that returned another key's value").isZero();
-            assertThat(load.errorsSince(healAt)).as("errors after the heal").isZero();
+            assertThat(load.errorsSince(healAt, TIMEOUT)).as("errors after the heal").isEmpty();
             return errorsInWindow;
         }
     }

@@ -12,14 +12,17 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A server killed (SIGKILL) or hung (SIGSTOP) under concurrent load: every call returns within
- * the operation timeout (plus the sweep tick and scheduling slack), only with typed errors, no
- * caller thread is stuck, and the client serves again once the server is back.
+ * the operation timeout (plus the sweep tick, scheduling slack and the time the test JVM itself was
+ * stalled, see {@link Stalls}), only with typed errors, no caller thread is stuck, and the client
+ * serves again once the server is back.
  */
 class ServerFailureTest {
 
     private static final Duration TIMEOUT = Duration.ofMillis(250);
     /** Timeout + one sweep tick + generous scheduling slack on a loaded 2-core machine. */
     private static final long BOUND_MILLIS = TIMEOUT.toMillis() + 500;
+    /** How long to wait for what must happen eventually: generous, as a loaded machine may run this JVM seldom. */
+    private static final Duration AWAIT = Duration.ofSeconds(30);
 
     @RegisterExtension
     static MemcachedExtension memcached = MemcachedExtension.server();
@@ -40,19 +43,20 @@ class ServerFailureTest {
         try (MemcachedClient client = MemcachedClient.builder().servers(server.address())
                 .operationTimeout(TIMEOUT).connectTimeout(TIMEOUT)
                 .reconnectBackoff(Duration.ofMillis(50), Duration.ofMillis(200)).build()) {
-            Load load = new Load(client.blocking(), 16, 1, Duration.ofSeconds(40), Duration.ofMillis(BOUND_MILLIS * 4));
-            await().atMost(Duration.ofSeconds(10)).until(() -> load.successes.get() > 1_000);
+            Load load = new Load(client.blocking(), 16, 1, Duration.ofMinutes(2));
+            await().atMost(AWAIT).until(() -> load.successes.get() > 1_000);
 
             fault.accept(server);
             long errorsBefore = load.errorCount();
-            await().atMost(Duration.ofSeconds(10)).until(() -> load.errorCount() > errorsBefore + 50);
+            await().atMost(AWAIT).until(() -> load.errorCount() > errorsBefore + 50);
             heal.accept(server);
 
             long successesAfterHeal = load.successes.get();
-            await().atMost(Duration.ofSeconds(10)).until(() -> load.successes.get() > successesAfterHeal + 1_000);
+            await().atMost(AWAIT).until(() -> load.successes.get() > successesAfterHeal + 1_000);
             load.stop();
 
-            assertThat(load.slowestMillis.get()).as("slowest call (ms)").isLessThanOrEqualTo(BOUND_MILLIS);
+            assertThat(load.slowestMillisBeyondStalls()).as("slowest call beyond the client's own stalls (ms); %d ms with them",
+                    load.slowestMillis.get()).isLessThanOrEqualTo(BOUND_MILLIS);
             assertThat(load.errors.keySet()).as("error types").isNotEmpty()
                     .allMatch(type -> type == MemcachedTimeoutException.class || MemcachedConnectionException.class.isAssignableFrom(type));
             // Recovered: the data path works end to end again.

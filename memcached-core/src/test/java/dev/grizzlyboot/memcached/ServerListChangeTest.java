@@ -31,7 +31,7 @@ class ServerListChangeTest {
         MemcachedProcess c = memcached.get(2);
         try (MemcachedClient client = MemcachedClient.builder().servers(a.address(), b.address())
                 .operationTimeout(Duration.ofSeconds(1)).build()) {
-            Load load = new Load(client.blocking(), 8, 50, Duration.ofSeconds(40), Duration.ofSeconds(5));
+            Load load = new Load(client.blocking(), 8, 50, Duration.ofSeconds(40));
             awaitMoreSuccesses(load);
 
             client.addServer(c.address());

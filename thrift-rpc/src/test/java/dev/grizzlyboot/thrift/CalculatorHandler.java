@@ -1,6 +1,8 @@
 package dev.grizzlyboot.thrift;
 
 import java.nio.ByteBuffer;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.grizzlyboot.thrift.tutorial.Calculator;
@@ -10,16 +12,19 @@ import dev.grizzlyboot.thrift.tutorial.shared.SharedStruct;
 
 /**
  * The tutorial's calculator, counting calls so tests can see which server ran what. {@code add}
- * with {@link #SLEEP} as first argument sleeps for the second argument in milliseconds: the only
- * way tests simulate a slow handler.
+ * with {@link #SLEEP} as first argument sleeps for the second argument in milliseconds, with
+ * {@link #BLOCK} it waits until {@link #release()}: the ways tests simulate a slow handler.
  */
 public final class CalculatorHandler implements Calculator.Iface {
     public static final int SLEEP = Integer.MIN_VALUE;
+    /** {@code add(BLOCK, 0)} returns 0 once the test calls {@link #release()} (or after a minute). */
+    public static final int BLOCK = Integer.MIN_VALUE + 1;
 
     public final AtomicInteger calls = new AtomicInteger();
     public final AtomicInteger zips = new AtomicInteger();
     public final AtomicInteger slowCallsFinished = new AtomicInteger();
     private final long addDelayMillis;
+    private final CountDownLatch released = new CountDownLatch(1);
 
     public CalculatorHandler() {
         this(0);
@@ -35,9 +40,24 @@ public final class CalculatorHandler implements Calculator.Iface {
         calls.incrementAndGet();
     }
 
+    /** Lets every {@code add(BLOCK, 0)} call, waiting or still to come, return. */
+    public void release() {
+        released.countDown();
+    }
+
     @Override
     public int add(int num1, int num2) {
         calls.incrementAndGet();
+        if (num1 == BLOCK) {
+            try {
+                released.await(1, TimeUnit.MINUTES);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return -1;
+            }
+            slowCallsFinished.incrementAndGet();
+            return 0;
+        }
         if (num1 == SLEEP || addDelayMillis > 0) {
             try {
                 Thread.sleep(num1 == SLEEP ? num2 : addDelayMillis);

@@ -1,5 +1,6 @@
 package dev.grizzlyboot.thrift;
 
+import static dev.grizzlyboot.thrift.CalculatorHandler.BLOCK;
 import static dev.grizzlyboot.thrift.CalculatorHandler.SLEEP;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -70,13 +71,16 @@ class ReadTimeoutTest {
 
     @Test
     void aTimedOutConnectionIsNeverReused() throws Exception {
-        try (ThriftServer server = start(new CalculatorHandler(), 0);
+        CalculatorHandler handler = new CalculatorHandler();
+        try (ThriftServer server = start(handler, 0);
              ThriftClient client = ThriftClient.builder().server("127.0.0.1", server.port())
                      .maxConnections(1).readTimeout(Duration.ofSeconds(5)).retries(0).build()) {
             Calculator.Iface calculator = client.proxy(Calculator.Iface.class);
             Calculator.Iface impatient = client.proxyBuilder(Calculator.Iface.class)
                     .readTimeout("add", Duration.ofMillis(200)).build();
-            assertThatThrownBy(() -> impatient.add(SLEEP, 600)).isInstanceOf(ThriftTransportFailureException.class);
+            // The reply comes only once the call has given up, however late its thread runs.
+            assertThatThrownBy(() -> impatient.add(BLOCK, 0)).isInstanceOf(ThriftTransportFailureException.class);
+            handler.release();
             // On the same connection this request would queue behind the sleeping call, and that
             // call's late reply (0) would be read as this one's.
             assertThat(calculator.add(2, 3)).isEqualTo(5);
@@ -86,23 +90,30 @@ class ReadTimeoutTest {
 
     @Test
     void consecutiveTimeoutsTakeAServerOutOfRotationAndARepliedCallResetsTheCount() throws Exception {
-        try (ThriftServer server = start(new CalculatorHandler(), 0);
+        // Its add(BLOCK, 0) calls answer only at the end, long after each has given up, however late their thread runs.
+        CalculatorHandler handler = new CalculatorHandler();
+        try (ThriftServer server = start(handler, 0);
              ThriftClient client = ThriftClient.builder().server("127.0.0.1", server.port())
                      .readTimeout(Duration.ofSeconds(5)).retries(0).failAfterTimeouts(2)
                      .healthCheckInterval(Duration.ofHours(1)).build()) {
-            String name = "127.0.0.1:" + server.port();
-            Calculator.Iface calculator = client.proxyBuilder(Calculator.Iface.class)
-                    .readTimeout("add", Duration.ofMillis(200)).build();
+            try {
+                String name = "127.0.0.1:" + server.port();
+                Calculator.Iface calculator = client.proxyBuilder(Calculator.Iface.class)
+                        .readTimeout("add", Duration.ofMillis(200)).build();
 
-            assertThatThrownBy(() -> calculator.add(SLEEP, 1000)).isInstanceOf(ThriftTransportFailureException.class);
-            assertThat(calculator.getStruct(1).getValue()).isEqualTo("value 1");
-            assertThatThrownBy(() -> calculator.add(SLEEP, 1000)).isInstanceOf(ThriftTransportFailureException.class);
-            assertThat(client.serversInRotation()).containsExactly(name);
+                assertThatThrownBy(() -> calculator.add(BLOCK, 0)).isInstanceOf(ThriftTransportFailureException.class);
+                assertThat(calculator.getStruct(1).getValue()).isEqualTo("value 1");
+                assertThatThrownBy(() -> calculator.add(BLOCK, 0)).isInstanceOf(ThriftTransportFailureException.class);
+                assertThat(client.serversInRotation()).containsExactly(name);
 
-            assertThatThrownBy(() -> calculator.add(SLEEP, 1000)).isInstanceOf(ThriftTransportFailureException.class);
-            assertThat(client.serversInRotation()).isEmpty();
-            // With every server out of rotation, calls still try them.
-            assertThat(calculator.getStruct(2).getValue()).isEqualTo("value 2");
+                assertThatThrownBy(() -> calculator.add(BLOCK, 0)).isInstanceOf(ThriftTransportFailureException.class);
+                assertThat(client.serversInRotation()).isEmpty();
+                // With every server out of rotation, calls still try them.
+                assertThat(calculator.getStruct(2).getValue()).isEqualTo("value 2");
+            } finally {
+                // Before the server closes, which would wait for the blocked calls.
+                handler.release();
+            }
         }
     }
 
@@ -157,15 +168,18 @@ class ReadTimeoutTest {
         // A multiplexed processor answers the monitor's probe (which names no service) by closing
         // the connection rather than with an error reply; that still shows the process is running.
         TMultiplexedProcessor processor = new TMultiplexedProcessor();
-        processor.registerProcessor("Calculator", new Calculator.Processor<>(new CalculatorHandler()));
+        CalculatorHandler handler = new CalculatorHandler();
+        processor.registerProcessor("Calculator", new Calculator.Processor<>(handler));
         try (ThriftServer server = ThriftServer.builder(processor).host("127.0.0.1").port(0).build().start();
              ThriftClient client = ThriftClient.builder().server("127.0.0.1", server.port())
                      .failAfterTimeouts(1).retries(0).healthCheckInterval(Duration.ofMillis(100)).build()) {
             Calculator.Iface calculator = client.proxyBuilder(Calculator.Iface.class).serviceName("Calculator")
                     .readTimeout("add", Duration.ofMillis(200)).build();
-            assertThatThrownBy(() -> calculator.add(SLEEP, 600)).isInstanceOf(ThriftTransportFailureException.class);
+            // The reply comes only once the call has given up, however late its thread runs.
+            assertThatThrownBy(() -> calculator.add(BLOCK, 0)).isInstanceOf(ThriftTransportFailureException.class);
+            handler.release();
             assertThat(client.serversInRotation()).isEmpty();
-            await().atMost(Duration.ofSeconds(5)).until(() -> client.serversInRotation().size() == 1);
+            await().atMost(Duration.ofSeconds(30)).until(() -> client.serversInRotation().size() == 1);
             assertThat(calculator.getStruct(3).getValue()).isEqualTo("value 3");
         }
     }

@@ -17,6 +17,7 @@ import org.apache.thrift.TException;
 import org.apache.thrift.protocol.TBinaryProtocol;
 import org.apache.thrift.transport.TSocket;
 import org.apache.thrift.transport.TTransport;
+import org.apache.thrift.transport.TTransportException;
 import org.apache.thrift.transport.layered.TFramedTransport;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -84,26 +85,51 @@ class ServerIdleTimeoutTest {
             List<Socket> sockets = new ArrayList<>();
             List<CompletableFuture<Void>> bursts = new ArrayList<>();
             for (int c = 0; c < connections; c++) {
+                // The server's idle clock starts no earlier than this, and restarts at each request it reads.
+                long beforeConnect = System.nanoTime();
                 Socket socket = new Socket("127.0.0.1", server.port());
                 sockets.add(socket);
-                bursts.add(CompletableFuture.runAsync(() -> {
-                    try {
-                        Calculator.Client client = new Calculator.Client(
-                                new TBinaryProtocol(new TFramedTransport(new TSocket(socket))));
-                        for (int i = 0; i < 500; i++) {
-                            assertThat(client.add(i, 1)).isEqualTo(i + 1);
-                        }
-                    } catch (TException e) {
-                        throw new IllegalStateException(e);
-                    }
-                }));
+                bursts.add(CompletableFuture.runAsync(() -> burst(socket, beforeConnect)));
             }
-            CompletableFuture.allOf(bursts.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
+            CompletableFuture.allOf(bursts.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
 
             for (Socket socket : sockets) {
-                await().atMost(Duration.ofSeconds(5)).until(() -> RawFrames.closedByServer(socket));
+                await().atMost(Duration.ofSeconds(30)).until(() -> RawFrames.closedByServer(socket));
                 socket.close();
             }
+        }
+    }
+
+    /**
+     * 500 calls in a row. A connection the server closes mid-burst fails the test unless this
+     * thread itself left it idle for the idle timeout: on a loaded machine a thread may not run
+     * for that long between two calls, and then the server is right to close. The server read the
+     * previous request after that call started, so the connection was idle for less than the time
+     * from then to the failure.
+     */
+    private static void burst(Socket socket, long beforeConnect) {
+        Calculator.Client client;
+        try {
+            client = new Calculator.Client(new TBinaryProtocol(new TFramedTransport(new TSocket(socket))));
+        } catch (TTransportException e) {
+            throw new IllegalStateException(e);
+        }
+        long previousCallStart = beforeConnect;
+        for (int i = 0; i < 500; i++) {
+            long start = System.nanoTime();
+            try {
+                assertThat(client.add(i, 1)).isEqualTo(i + 1);
+            } catch (TTransportException e) {
+                long idleAtMostMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - previousCallStart);
+                if (idleAtMostMillis >= IDLE_TIMEOUT.toMillis()) {
+                    return;
+                }
+                throw new IllegalStateException("call " + i + " failed on a connection idle for at most " + idleAtMostMillis
+                        + " ms, less than the idle timeout", e);
+            } catch (TException e) {
+                throw new IllegalStateException(e);
+            }
+            previousCallStart = start;
         }
     }
 }

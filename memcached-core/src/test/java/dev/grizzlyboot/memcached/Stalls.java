@@ -1,0 +1,68 @@
+package dev.grizzlyboot.memcached;
+
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * This JVM's own stalls, measured: a daemon thread asks to wake every millisecond and records
+ * each wake-up that comes more than {@value #THRESHOLD_MILLIS} ms late (a starved CPU on a busy
+ * machine, a long safepoint). A call that ran over its deadline during such a stall was late
+ * because the client did not run, not because of its server; the tests subtract these stalls
+ * from a call's time before they hold it to a bound. Thread-safe.
+ */
+final class Stalls implements AutoCloseable {
+
+    private static final long PERIOD_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    private static final long THRESHOLD_MILLIS = 10;
+
+    /** From when the meter should have woken up to when it did ({@link System#nanoTime()} clock). */
+    private record Stall(long fromNanos, long toNanos) {
+    }
+
+    private final ConcurrentLinkedQueue<Stall> stalls = new ConcurrentLinkedQueue<>();
+    private final Thread meter;
+    private volatile boolean running = true;
+
+    Stalls() {
+        meter = new Thread(this::measure, "stall-meter");
+        meter.setDaemon(true);
+        meter.start();
+    }
+
+    /** How long this JVM was stalled between two {@link System#nanoTime()} readings. */
+    long stalledNanos(long fromNanos, long toNanos) {
+        long total = 0;
+        for (Stall stall : stalls) {
+            long overlap = Math.min(stall.toNanos, toNanos) - Math.max(stall.fromNanos, fromNanos);
+            if (overlap > 0) {
+                total += overlap;
+            }
+        }
+        return total;
+    }
+
+    /** How long this JVM was stalled in all since the meter started. */
+    long totalStalledNanos() {
+        return stalls.stream().mapToLong(stall -> stall.toNanos - stall.fromNanos).sum();
+    }
+
+    private void measure() {
+        long threshold = TimeUnit.MILLISECONDS.toNanos(THRESHOLD_MILLIS);
+        long last = System.nanoTime();
+        while (running) {
+            LockSupport.parkNanos(PERIOD_NANOS);
+            long now = System.nanoTime();
+            long due = last + PERIOD_NANOS;
+            if (now - due > threshold) {
+                stalls.add(new Stall(due, now));
+            }
+            last = now;
+        }
+    }
+
+    @Override
+    public void close() {
+        running = false;
+    }
+}
