@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 
 import dev.grizzlyboot.thrift.observation.CallObserver;
@@ -149,6 +150,9 @@ public final class ThriftServerFilter extends BaseFilter {
             }
             return ctx.getStopAction();
         }
+        if (current.backlog != null && current.backlog.full()) {
+            return waitForBacklog(ctx, current);
+        }
         if (current.beginCall()) {
             try {
                 run(current, frame);
@@ -157,6 +161,35 @@ public final class ThriftServerFilter extends BaseFilter {
             }
         }
         return ctx.getStopAction();
+    }
+
+    /**
+     * Holds the request until the connection's backlog has drained, by suspending its read: Grizzly
+     * then reads nothing more from the connection under any I/O strategy, and would undo a plain
+     * read-interest change when the read completes. The call then runs on a worker, or for the
+     * same-thread strategy on the selector thread that drained the queue, as it would have.
+     */
+    private NextAction waitForBacklog(FilterChainContext ctx, ServerSession current) {
+        ctx.suspend();
+        if (idleClock != null) {
+            // A suspended read would keep the connection busy for ever; a client that takes
+            // nothing for the whole idle timeout is closed like a silent one.
+            idleClock.restart(current.connection);
+        }
+        current.backlog.whenDrained(() -> {
+            Executor workers = current.connection.getTransport().getWorkerThreadPool();
+            if (workers == null) {
+                ctx.resume();
+                return;
+            }
+            try {
+                workers.execute(ctx::resume);
+            } catch (RejectedExecutionException e) {
+                log.debug("closing {}: the worker pool takes no more calls", current.connection.getPeerAddress(), e);
+                current.connection.closeSilently();
+            }
+        });
+        return ctx.getSuspendAction();
     }
 
     private void startWorker(ServerSession current) {
@@ -178,6 +211,7 @@ public final class ThriftServerFilter extends BaseFilter {
             do {
                 Buffer frame = current.nextFrame();
                 failed = failed || !run(current, frame);
+                current.stopReadingWhileBacklogFull();
             } while (endCall(current) > 0);
         } catch (Error e) {
             // The queue's count is now wrong, so nothing more may be read from this connection.
