@@ -13,14 +13,14 @@ import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import javax.net.ssl.SSLContext;
+
+import dev.grizzlyboot.thrift.client.ThriftClient;
+import dev.grizzlyboot.thrift.client.ThriftClientBuilder;
 import dev.grizzlyboot.thrift.server.IoStrategy;
 import dev.grizzlyboot.thrift.server.ThriftServer;
+import dev.grizzlyboot.thrift.server.ThriftServerBuilder;
 import dev.grizzlyboot.thrift.tutorial.Calculator;
-import org.apache.thrift.TConfiguration;
-import org.apache.thrift.protocol.TBinaryProtocol;
-import org.apache.thrift.transport.TSocket;
-import org.apache.thrift.transport.TTransport;
-import org.apache.thrift.transport.layered.TFramedTransport;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -39,53 +39,95 @@ class UnreadRepliesTest {
      * already read when reading stopped, with room to spare; far below {@link #CALLS}.
      */
     private static final int MOST_CALLS_ANSWERED = 24;
+    /** Fixed, so the kernel does not grow it to tens of megabytes and take whole replies at once. */
+    private static final int SMALL_RECEIVE_BUFFER = 64 * 1024;
 
     @ParameterizedTest
     @EnumSource(IoStrategy.class)
     void aClientThatDoesNotReadItsRepliesIsStoppedUntilItReads(IoStrategy strategy) throws Exception {
         CalculatorHandler handler = new CalculatorHandler();
-        try (ThriftServer server = ThriftServer.builder(new Calculator.Processor<>(handler))
-                .host("127.0.0.1").port(0).ioStrategy(strategy).workerThreads(4)
-                .build().start();
+        try (ThriftServer server = server(strategy, handler).build().start();
              Socket stalled = new Socket()) {
-            stalled.setReceiveBufferSize(64 * 1024);
-            stalled.connect(new InetSocketAddress("127.0.0.1", server.port()));
-            CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
-                try {
-                    OutputStream out = stalled.getOutputStream();
-                    for (int seqId = 1; seqId <= CALLS; seqId++) {
-                        out.write(RawFrames.echoRequest(seqId, payload(seqId)));
-                    }
-                    out.flush();
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            });
-
-            await().atMost(Duration.ofSeconds(20)).until(() -> handler.calls.get() > 0);
-            // Unbounded, the server would answer all 64 calls within this time.
-            await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(10))
-                    .until(() -> handler.calls.get() <= MOST_CALLS_ANSWERED && !writer.isDone());
-
-            try (TTransport transport = new TFramedTransport(new TSocket(new TConfiguration(),
-                    "127.0.0.1", server.port(), 5_000))) {
-                transport.open();
-                Calculator.Client other = new Calculator.Client(new TBinaryProtocol(transport));
-                assertThat(other.add(2, 3)).isEqualTo(5);
-                assertThat(other.echo(ByteBuffer.wrap(payload(0)))).isEqualTo(ByteBuffer.wrap(payload(0)));
-            }
-
-            assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
-                for (int seqId = 1; seqId <= CALLS; seqId++) {
-                    RawFrames.Reply reply = RawFrames.readBinaryReply(stalled);
-                    assertThat(reply.seqId()).isEqualTo(seqId);
-                    Calculator.echo_result result = new Calculator.echo_result();
-                    result.read(reply.result());
-                    assertThat(Arrays.equals(result.getSuccess(), payload(seqId))).as("payload of call %d", seqId).isTrue();
-                }
-            });
-            writer.get(5, TimeUnit.SECONDS);
+            pipelineWithoutReadingThenRead(server, handler, stalled, null);
         }
+    }
+
+    /**
+     * A connection held because its client has not taken its replies yet is not idle: the client
+     * still has replies to read, and what they hold is bounded. It stays open for several idle
+     * timeouts and then delivers every reply.
+     */
+    @ParameterizedTest
+    @EnumSource(IoStrategy.class)
+    void aClientThatHasNotTakenItsRepliesIsNotIdle(IoStrategy strategy) throws Exception {
+        CalculatorHandler handler = new CalculatorHandler();
+        try (ThriftServer server = server(strategy, handler).idleTimeout(Duration.ofMillis(400)).build().start();
+             Socket stalled = new Socket()) {
+            // Held for at least two seconds, five idle timeouts, before it reads.
+            pipelineWithoutReadingThenRead(server, handler, stalled, null);
+        }
+    }
+
+    /**
+     * Connects {@code stalled} with a small receive buffer, pipelines {@link #CALLS} large echo
+     * requests on it without reading, checks that the server stops answering them well before the
+     * last while another connection is served, then reads every reply and checks it. With
+     * {@code tls}, the socket is layered over TLS after connecting.
+     */
+    static void pipelineWithoutReadingThenRead(ThriftServer server, CalculatorHandler handler, Socket stalled,
+                                               SSLContext tls) throws Exception {
+        stalled.setReceiveBufferSize(SMALL_RECEIVE_BUFFER);
+        stalled.connect(new InetSocketAddress("127.0.0.1", server.port()));
+        Socket socket = tls == null ? stalled
+                : tls.getSocketFactory().createSocket(stalled, "127.0.0.1", server.port(), true);
+        CompletableFuture<Void> writer = writeRequests(socket);
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> handler.calls.get() > 0);
+        // Unbounded, the server would answer all 64 calls within this time.
+        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(10))
+                .until(() -> handler.calls.get() <= MOST_CALLS_ANSWERED && !writer.isDone());
+
+        try (ThriftClient client = otherClient(server, tls)) {
+            Calculator.Iface other = client.proxy(Calculator.Iface.class);
+            assertThat(other.add(2, 3)).isEqualTo(5);
+            assertThat(other.echo(ByteBuffer.wrap(payload(0)))).isEqualTo(ByteBuffer.wrap(payload(0)));
+        }
+
+        assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
+            for (int seqId = 1; seqId <= CALLS; seqId++) {
+                RawFrames.Reply reply = RawFrames.readBinaryReply(socket);
+                assertThat(reply.seqId()).isEqualTo(seqId);
+                Calculator.echo_result result = new Calculator.echo_result();
+                result.read(reply.result());
+                assertThat(Arrays.equals(result.getSuccess(), payload(seqId))).as("payload of call %d", seqId).isTrue();
+            }
+        });
+        writer.get(5, TimeUnit.SECONDS);
+    }
+
+    private static ThriftServerBuilder server(IoStrategy strategy, CalculatorHandler handler) {
+        return ThriftServer.builder(new Calculator.Processor<>(handler))
+                .host("127.0.0.1").port(0).ioStrategy(strategy).workerThreads(4);
+    }
+
+    private static ThriftClient otherClient(ThriftServer server, SSLContext tls) {
+        ThriftClientBuilder builder = ThriftClient.builder().server("127.0.0.1", server.port())
+                .readTimeout(Duration.ofSeconds(10));
+        return (tls == null ? builder : builder.tls(tls, true)).build();
+    }
+
+    private static CompletableFuture<Void> writeRequests(Socket socket) {
+        return CompletableFuture.runAsync(() -> {
+            try {
+                OutputStream out = socket.getOutputStream();
+                for (int seqId = 1; seqId <= CALLS; seqId++) {
+                    out.write(RawFrames.echoRequest(seqId, payload(seqId)));
+                }
+                out.flush();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
     }
 
     /** A payload whose bytes depend on the call, so a reply of another call or a shifted one shows. */

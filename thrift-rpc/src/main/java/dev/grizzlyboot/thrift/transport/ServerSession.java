@@ -49,11 +49,14 @@ final class ServerSession {
     private boolean tooManyReplies;
     /** Guarded by this. */
     private boolean readPaused;
+    /** Null without an idle timeout. */
+    private final IdleClock idleClock;
 
     ServerSession(Connection<?> connection, TConfiguration configuration, TProtocolFactory protocols,
                   CallObserver observer, String defaultService, FrameWriteQueue direct, IdleClock idleClock)
             throws TTransportException {
         this.connection = connection;
+        this.idleClock = idleClock;
         backlog = connection instanceof NIOConnection nio ? new ReplyBacklog(nio) : null;
         transport = new ServerFrameTransport(connection, configuration, direct, idleClock);
         TProtocol wireIn = protocols.getProtocol(transport);
@@ -140,7 +143,19 @@ final class ServerSession {
                 tooManyReplies = false;
                 updateReading();
             }
+            if (idleClock != null) {
+                // The client taking its replies is activity; the clock ran out while it was held.
+                idleClock.restart(connection);
+            }
         });
+    }
+
+    /**
+     * True while reading waits for the client to take queued replies: not idle, as the client
+     * still has replies to read, and the backlog is bounded.
+     */
+    synchronized boolean waitingForClient() {
+        return tooManyReplies;
     }
 
     /** Returns true if no call was pending and the session is now closing; false while calls are pending. */

@@ -171,11 +171,6 @@ public final class ThriftServerFilter extends BaseFilter {
      */
     private NextAction waitForBacklog(FilterChainContext ctx, ServerSession current) {
         ctx.suspend();
-        if (idleClock != null) {
-            // A suspended read would keep the connection busy for ever; a client that takes
-            // nothing for the whole idle timeout is closed like a silent one.
-            idleClock.restart(current.connection);
-        }
         current.backlog.whenDrained(() -> {
             Executor workers = current.connection.getTransport().getWorkerThreadPool();
             if (workers == null) {
@@ -279,7 +274,8 @@ public final class ThriftServerFilter extends BaseFilter {
     /**
      * Creates the idle-timeout filter for this filter's chain: it closes a connection that has
      * neither read nor written for {@code timeout}, but never while one of its calls is queued or
-     * running, however long the handler takes. Put it in front of the framing filter.
+     * running, however long the handler takes, nor while reading waits for its client to take
+     * queued replies. Put it in front of the framing filter.
      *
      * @param checks  the executor that checks for idle connections
      * @param timeout how long a connection without calls may stay silent
@@ -289,10 +285,11 @@ public final class ThriftServerFilter extends BaseFilter {
         long millis = timeout.toMillis();
         // Every read and write restarts the clock. When it runs out the session decides, atomically
         // with calls starting, whether the connection is idle; a busy one is checked again at the
-        // next tick and its reply restarts the clock.
+        // next tick and its reply restarts the clock. A read held for the backlog never completes
+        // until the backlog drains, so it keeps the connection busy the same way.
         DelayedExecutor.Worker<Connection> closeIfIdle = connection -> {
             ServerSession current = session.get(connection);
-            if (current != null && !current.closeIfIdle()) {
+            if (current != null && (current.waitingForClient() || !current.closeIfIdle())) {
                 return false;
             }
             connection.closeSilently();
