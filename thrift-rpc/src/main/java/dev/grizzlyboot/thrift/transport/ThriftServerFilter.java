@@ -46,7 +46,8 @@ import org.slf4j.LoggerFactory;
  * runs that connection's queue and writes the replies, so reading never waits for a handler.
  * Either way calls on one connection run one after another, in order; calls on different
  * connections run concurrently, so the processor must be thread-safe. A processor or protocol
- * failure closes that connection only.
+ * failure closes that connection only. While a connection's write queue holds more than 1 MB of
+ * replies its client has not taken, nothing more is read from it until the queue is half empty.
  */
 public final class ThriftServerFilter extends BaseFilter {
     private static final Logger log = LoggerFactory.getLogger(ThriftServerFilter.class);
