@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.ByteBuffer;
@@ -80,7 +79,7 @@ class UnreadRepliesTest {
         stalled.connect(new InetSocketAddress("127.0.0.1", server.port()));
         Socket socket = tls == null ? stalled
                 : tls.getSocketFactory().createSocket(stalled, "127.0.0.1", server.port(), true);
-        CompletableFuture<Void> writer = writeRequests(socket);
+        CompletableFuture<Void> writer = RawFrames.pipelineEchoRequests(socket, CALLS, UnreadRepliesTest::payload);
 
         await().atMost(Duration.ofSeconds(20)).until(() -> handler.calls.get() > 0);
         // Unbounded, the server would answer all 64 calls within this time.
@@ -114,20 +113,6 @@ class UnreadRepliesTest {
         ThriftClientBuilder builder = ThriftClient.builder().server("127.0.0.1", server.port())
                 .readTimeout(Duration.ofSeconds(10));
         return (tls == null ? builder : builder.tls(tls, true)).build();
-    }
-
-    private static CompletableFuture<Void> writeRequests(Socket socket) {
-        return CompletableFuture.runAsync(() -> {
-            try {
-                OutputStream out = socket.getOutputStream();
-                for (int seqId = 1; seqId <= CALLS; seqId++) {
-                    out.write(RawFrames.echoRequest(seqId, payload(seqId)));
-                }
-                out.flush();
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
     }
 
     /** A payload whose bytes depend on the call, so a reply of another call or a shifted one shows. */

@@ -40,6 +40,8 @@ final class ServerSession {
     final CallRecorder recorder;
     /** Null for a connection without a Grizzly NIO write queue. */
     final ReplyBacklog backlog;
+    /** Null without an idle timeout. */
+    private final IdleClock idleClock;
     /** Pending calls, or CLOSING. */
     private final AtomicInteger pending = new AtomicInteger();
     private final Queue<Buffer> frames = new ConcurrentLinkedQueue<>();
@@ -49,8 +51,6 @@ final class ServerSession {
     private boolean tooManyReplies;
     /** Guarded by this. */
     private boolean readPaused;
-    /** Null without an idle timeout. */
-    private final IdleClock idleClock;
 
     ServerSession(Connection<?> connection, TConfiguration configuration, TProtocolFactory protocols,
                   CallObserver observer, String defaultService, FrameWriteQueue direct, IdleClock idleClock)
