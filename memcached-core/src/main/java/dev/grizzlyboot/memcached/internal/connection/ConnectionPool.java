@@ -14,9 +14,13 @@ import dev.grizzlyboot.memcached.MemcachedException;
 import dev.grizzlyboot.memcached.internal.protocol.Operation;
 
 /**
- * The connections to one server. An operation goes to the open connection with the fewest
- * pending operations; when even that one has {@code pipelineDepth} pending and the pool is below
- * its maximum, another connection is opened. A lost connection is replaced on demand; while
+ * The connections to one server. A read goes to the open connection with the fewest pending
+ * operations. A write (a store, delete or counter) goes to the oldest connection while that has
+ * fewer than {@code pipelineDepth} pending, and is placed like a read beyond that; a bulk batch of
+ * writes always goes to the oldest connection. memcached serves each connection on one of its
+ * worker threads, and its item writes take global locks, so writes from two of its threads at
+ * once slow each other down while reads spread well. When even the least-loaded connection has {@code pipelineDepth} pending and
+ * the pool is below its maximum, another connection is opened. A lost connection is replaced on demand; while
  * connects fail, the pool backs off (doubling up to a cap) and fails operations at once instead
  * of letting each wait for a timeout. Connect failures, connections lost, timeouts and answers
  * are reported to {@link PoolEvents} for failure detection. A {@linkplain #retire() retired} pool takes no new
@@ -77,7 +81,7 @@ public final class ConnectionPool {
      * it by the current server list instead.
      */
     public boolean trySend(Operation<?> operation) {
-        MemcachedConnection connection = choose();
+        MemcachedConnection connection = choose(operation);
         if (connection == null) {
             if (retired) {
                 return false;
@@ -120,7 +124,7 @@ public final class ConnectionPool {
         if (events.rerouteUnsent(operation)) {
             return;
         }
-        MemcachedConnection connection = choose();
+        MemcachedConnection connection = choose(operation);
         if (connection != null) {
             connection.send(operation);
         } else if (!hold(operation) && !events.rerouteUnsent(operation)) {
@@ -282,8 +286,21 @@ public final class ConnectionPool {
         }
     }
 
-    private MemcachedConnection choose() {
+    private MemcachedConnection choose(Operation<?> operation) {
         MemcachedConnection[] current = connections;
+        if (operation.changesItems()) {
+            // A bulk batch's item writes keep memcached busy far longer than its one network event,
+            // so it stays on the oldest connection at any depth; a single write spills past the depth.
+            boolean batch = operation.requestCount() > 1;
+            for (MemcachedConnection connection : current) {
+                if (connection.isUsable()) {
+                    if (batch || connection.pending() < settings.pipelineDepth()) {
+                        return connection;
+                    }
+                    break;
+                }
+            }
+        }
         MemcachedConnection best = null;
         int bestPending = Integer.MAX_VALUE;
         for (MemcachedConnection connection : current) {

@@ -15,4 +15,16 @@ public enum Opcode {
     byte code() {
         return code;
     }
+
+    /**
+     * Whether memcached allocates, links or unlinks an item for this request (the set, delete and
+     * counter families). That path takes memcached's global slab lock and the slab class's LRU
+     * lock several times per key, so such requests from two of its worker threads at once contend.
+     */
+    boolean changesItems() {
+        return switch (this) {
+            case SET, ADD, REPLACE, DELETE, INCREMENT, DECREMENT, APPEND, PREPEND, SETQ, DELETEQ -> true;
+            default -> false;
+        };
+    }
 }

@@ -26,6 +26,7 @@ public abstract class Operation<T> {
     private final int encodedLength;
     private final long timeoutNanos;
     private final long deadlineNanos;
+    private final boolean changesItems;
     private int firstOpaque;
     private volatile String server = "(unassigned)";
 
@@ -36,6 +37,7 @@ public abstract class Operation<T> {
             length += request.length();
         }
         this.encodedLength = length;
+        this.changesItems = requests.length > 0 && requests[0].opcode().changesItems();
         this.timeoutNanos = timeoutNanos;
         this.deadlineNanos = System.nanoTime() + timeoutNanos;
     }
@@ -72,6 +74,14 @@ public abstract class Operation<T> {
      */
     public String routingKey() {
         return null;
+    }
+
+    /**
+     * Whether the operation stores, deletes or counts (a set, delete or counter family request,
+     * or a bulk batch of them): the pool keeps these on one connection per server while it can.
+     */
+    public final boolean changesItems() {
+        return changesItems;
     }
 
     /** Whether the deadline has passed at {@code nowNanos}. */
