@@ -25,7 +25,7 @@ seed = defaultdict(dict)   # client -> singles|bulk -> ops/s
 clients = []
 with open(source, newline="") as f:
     for row in csv.DictReader(f):
-        if row["client"] not in clients:
+        if row["client"] not in clients and row["kind"] in (kind, "seed"):
             clients.append(row["client"])
         if row["kind"] == kind:
             key = (row["op"], int(row["size"]), int(row["threads"]))
