@@ -41,6 +41,9 @@ public enum ServerStatus {
     /** A status this client does not know; never on the wire. */
     UNKNOWN(-1);
 
+    /** {@code values()} clones its array on every call, and every response looks its status up. */
+    private static final ServerStatus[] ALL = values();
+
     private final int code;
 
     ServerStatus(int code) {
@@ -63,7 +66,7 @@ public enum ServerStatus {
      * @return the matching status
      */
     public static ServerStatus of(int code) {
-        for (ServerStatus status : values()) {
+        for (ServerStatus status : ALL) {
             if (status.code == code) {
                 return status;
             }
