@@ -33,7 +33,7 @@ final class KeyIndex {
     /** Every key's position once crafted or unlucky keys collided too often; then {@link #table} is unused. */
     private Map<String, Integer> positions;
     private int size;
-    /** How many table slots have been read, to bound the work in tests. */
+    /** How many table slots adds have read, to bound the work in tests (lookups, which may run on any thread, write nothing). */
     private long probes;
 
     /** @param expected how many keys will be added (more still work: the index grows) */
@@ -54,24 +54,28 @@ final class KeyIndex {
         int mask = table.length - 1;
         int slot = home(key, mask);
         for (int probe = 0; probe <= PROBE_LIMIT; probe++) {
-            probes++;
             int entry = table[slot];
             if (entry == 0) {
                 if (size == keys.length) {
                     grow();
                     return add(key);
                 }
+                probes += probe + 1;
                 keys[size] = key;
                 table[slot] = ++size;
-                longestProbe = Math.max(longestProbe, probe);
+                if (probe > longestProbe) {
+                    longestProbe = probe;
+                }
                 return true;
             }
             if (Objects.equals(keys[entry - 1], key)) {
+                probes += probe + 1;
                 return false;
             }
             slot = (slot + 1) & mask;
         }
         // Not within the limit, so not in the table at all (no key sits farther than the limit).
+        probes += PROBE_LIMIT + 1;
         moveToMap();
         return addToMap(key);
     }
@@ -87,7 +91,6 @@ final class KeyIndex {
         int mask = table.length - 1;
         int slot = home((String) key, mask);
         for (int probe = 0; probe <= longestProbe; probe++) {
-            probes++;
             int entry = table[slot];
             if (entry == 0) {
                 return -1;
@@ -109,9 +112,14 @@ final class KeyIndex {
         return size;
     }
 
-    /** How many table slots adds and lookups have read so far. */
+    /** How many table slots adds have read so far. */
     long probes() {
         return probes;
+    }
+
+    /** The farthest any key sits from its slot: a lookup reads at most one slot more. */
+    int longestProbe() {
+        return longestProbe;
     }
 
     /**
