@@ -24,7 +24,7 @@ final class ServerCpu {
 
     static final String PIDS_PROPERTY = "grizzlyboot.bench.memcached-pids";
 
-    /** The property's value last read, parsed: read once per round, it is parsed once per value. */
+    /** The property's last value, parsed: it is read on every call (a later watch() changes it) but parsed once per value. */
     private static volatile Watched watched;
 
     private ServerCpu() {
