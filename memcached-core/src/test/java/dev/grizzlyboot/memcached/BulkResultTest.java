@@ -127,6 +127,40 @@ class BulkResultTest {
     }
 
     @Test
+    void thousandsOfKeysWithOneHashCodeAreStoredReadAndDeletedLikeSpymemcachedDoes() throws Exception {
+        // Crafted keys a caller might pass on from a request: "Aa"/"BB" pairs, one String.hashCode for all.
+        List<String> keys = KeyIndexTest.collidingKeys(4096);
+        List<String> stored = keys.subList(0, 3000);
+        List<String> deleted = stored.subList(0, 1000);
+        Map<String, Object> values = new LinkedHashMap<>();
+        stored.forEach(key -> values.put(key, "value of " + key));
+        blocking.deleteMulti(keys);
+
+        BulkResult<Object> set = blocking.setMulti(values, Duration.ZERO);
+        assertThat(set.size()).isEqualTo(stored.size());
+        assertThat(set.asMap().values()).extracting(KeyResult::outcome).containsOnly(Outcome.STORED);
+        BulkResult<Object> read = blocking.getMulti(keys);
+        BulkResult<Object> delete = blocking.deleteMulti(deleted);
+        BulkResult<Object> readAgain = blocking.getMulti(keys);
+
+        assertThat(new ArrayList<>(read.values().keySet())).isEqualTo(stored);
+        assertThat(read.values()).isEqualTo(values);
+        assertThat(read.outcome(keys.get(4095))).isEqualTo(Outcome.NOT_FOUND);
+        assertThat(delete.asMap().values()).extracting(KeyResult::outcome).hasSize(1000).containsOnly(Outcome.DELETED);
+        Map<String, Object> remaining = new LinkedHashMap<>(values);
+        deleted.forEach(remaining::remove);
+        assertThat(readAgain.values()).isEqualTo(remaining);
+        deleted.forEach(key -> assertThat(readAgain.outcome(key)).as(key).isEqualTo(Outcome.NOT_FOUND));
+        net.spy.memcached.MemcachedClient spy = new net.spy.memcached.MemcachedClient(new BinaryConnectionFactory(),
+                AddrUtil.getAddresses(memcached.first().address()));
+        try {
+            assertThat(spy.getBulk(keys)).isEqualTo(readAgain.values());
+        } finally {
+            spy.shutdown();
+        }
+    }
+
+    @Test
     void aValueTheTranscoderCannotReadFailsOnlyItsOwnKey() throws Exception {
         String prefix = "bulk-result:" + UUID.randomUUID() + ":";
         List<String> call = List.of(prefix + "good", prefix + "bad", prefix + "missing", prefix + "also-good");

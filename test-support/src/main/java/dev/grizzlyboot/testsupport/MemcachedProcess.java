@@ -5,9 +5,7 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -83,7 +81,7 @@ public final class MemcachedProcess implements AutoCloseable {
         log.toFile().deleteOnExit();
         MemcachedProcess memcached = new MemcachedProcess(options, binary, log, saslConfig);
         // A free port can be taken by someone else between our probe and memcached's bind: retry on another.
-        memcached.launch(5, MemcachedProcess::freePort);
+        memcached.launch(5, LoopbackPorts::free);
         return memcached;
     }
 
@@ -376,19 +374,6 @@ public final class MemcachedProcess implements AutoCloseable {
     }
 
     private String lastLogLines() {
-        try {
-            List<String> lines = Files.readAllLines(log);
-            return String.join(" | ", lines.subList(Math.max(0, lines.size() - 5), lines.size()));
-        } catch (IOException e) {
-            return "(no log: " + e.getMessage() + ")";
-        }
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(LOOPBACK))) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException("no free loopback port", e);
-        }
+        return ProcessLog.tail(log);
     }
 }

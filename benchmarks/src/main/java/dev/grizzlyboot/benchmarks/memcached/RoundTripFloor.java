@@ -30,6 +30,7 @@ final class RoundTripFloor implements BenchClient {
     private final Socket socket;
     private final DataOutputStream out;
     private final DataInputStream in;
+    private final byte[] header = new byte[HEADER];
     private int opaque;
 
     RoundTripFloor(String hostAndPort) throws IOException {
@@ -121,9 +122,11 @@ final class RoundTripFloor implements BenchClient {
         out.flush();
     }
 
-    /** Reads one answer, checks it is this request's, and returns its value (for a get) or null on a miss. */
+    /**
+     * Reads one answer, checks it is this request's, and returns its value (for a get) or null on a
+     * miss. A value is read straight into the array returned; everything else is skipped.
+     */
     private byte[] answer(byte opcode, boolean wantValue) throws IOException {
-        byte[] header = new byte[HEADER];
         in.readFully(header);
         int keyLength = ((header[2] & 0xff) << 8) | (header[3] & 0xff);
         int extras = header[4] & 0xff;
@@ -134,19 +137,16 @@ final class RoundTripFloor implements BenchClient {
         if ((header[0] & 0xff) != 0x81 || header[1] != opcode || answerOpaque != opaque) {
             throw new IOException("answer does not match the request (opcode " + header[1] + ", opaque " + answerOpaque + ")");
         }
-        byte[] bodyBytes = new byte[body];
-        in.readFully(bodyBytes);
-        if (status == 1 && opcode == GET) {
-            return null;
+        if (status == 0 && wantValue) {
+            in.skipNBytes(extras + keyLength);
+            byte[] value = new byte[body - extras - keyLength];
+            in.readFully(value);
+            return value;
         }
-        if (status != 0) {
+        in.skipNBytes(body);
+        if (status != 0 && !(status == 1 && opcode == GET)) {
             throw new IOException("memcached status " + status);
         }
-        if (!wantValue) {
-            return null;
-        }
-        byte[] value = new byte[body - extras - keyLength];
-        System.arraycopy(bodyBytes, extras + keyLength, value, 0, value.length);
-        return value;
+        return null;
     }
 }

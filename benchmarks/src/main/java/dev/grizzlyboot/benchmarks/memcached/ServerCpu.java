@@ -24,6 +24,9 @@ final class ServerCpu {
 
     static final String PIDS_PROPERTY = "grizzlyboot.bench.memcached-pids";
 
+    /** The property's last value, parsed: it is read on every call (a later watch() changes it) but parsed once per value. */
+    private static volatile Watched watched;
+
     private ServerCpu() {
     }
 
@@ -45,9 +48,14 @@ final class ServerCpu {
         if (pids == null || pids.isEmpty()) {
             return -1;
         }
+        Watched current = watched;
+        if (current == null || !current.pids().equals(pids)) {
+            current = Watched.parse(pids);
+            watched = current;
+        }
         long total = 0;
-        for (String pid : pids.split(",")) {
-            try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc", pid, "task"))) {
+        for (Path process : current.taskDirectories()) {
+            try (DirectoryStream<Path> tasks = Files.newDirectoryStream(process)) {
                 for (Path task : tasks) {
                     total += threadNanos(task.resolve("schedstat"));
                 }
@@ -88,6 +96,14 @@ final class ServerCpu {
             return Long.parseLong(Files.readString(schedstat).trim().split("\\s+")[0]);
         } catch (NoSuchFileException e) {
             return 0;
+        }
+    }
+
+    /** The watched processes' {@code /proc/PID/task} directories, and the property value they came from. */
+    private record Watched(String pids, List<Path> taskDirectories) {
+
+        static Watched parse(String pids) {
+            return new Watched(pids, Arrays.stream(pids.split(",")).map(pid -> Path.of("/proc", pid, "task")).toList());
         }
     }
 }

@@ -25,7 +25,7 @@ import org.springframework.core.env.Environment;
 @Import(ThriftClientBeanRegistrar.class)
 public final class ThriftClientAutoConfiguration {
 
-    @Bean
+    @Bean(ThriftClients.BEAN_NAME)
     ThriftClients thriftClients(Environment environment, ObjectProvider<SslBundles> sslBundles,
             ObjectProvider<ThriftClientCustomizer> customizers) {
         return new ThriftClients(environment, sslBundles, customizers);

@@ -3,7 +3,6 @@ package dev.grizzlyboot.autoconfigure.thrift.client;
 import java.util.Map;
 
 import org.springframework.beans.factory.BeanClassLoaderAware;
-import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.RootBeanDefinition;
 import org.springframework.boot.context.properties.bind.Bindable;
@@ -22,6 +21,9 @@ import org.springframework.util.ClassUtils;
  * configuration classes are processed.
  */
 final class ThriftClientBeanRegistrar implements ImportBeanDefinitionRegistrar, EnvironmentAware, BeanClassLoaderAware {
+    /** The attribute that marks a client bean's definition with its service's {@code Iface}. */
+    static final String SERVICE_INTERFACE = ThriftClientBeanRegistrar.class.getName() + ".serviceInterface";
+
     private Environment environment;
     private ClassLoader classLoader;
 
@@ -40,17 +42,22 @@ final class ThriftClientBeanRegistrar implements ImportBeanDefinitionRegistrar, 
         Map<String, ThriftClientProperties> clients = Binder.get(environment)
                 .bind("grizzly.thrift.clients", Bindable.mapOf(String.class, ThriftClientProperties.class))
                 .orElse(Map.of());
-        BeanFactory beanFactory = (BeanFactory) registry;
-        clients.forEach((name, properties) -> {
-            Class<?> iface = iface(name, properties.getService());
-            registry.registerBeanDefinition(name, definition(beanFactory, name, iface));
-        });
+        clients.forEach((name, properties) -> registry.registerBeanDefinition(name,
+                definition(name, iface(name, properties.getService()))));
     }
 
-    private <T> RootBeanDefinition definition(BeanFactory beanFactory, String name, Class<T> iface) {
-        RootBeanDefinition definition = new RootBeanDefinition(iface,
-                () -> beanFactory.getBean(ThriftClients.class).proxy(name, iface));
+    /**
+     * A factory method call, {@code thriftClients.proxy(name, iface)}, rather than a supplier: Spring AOT
+     * writes such a definition out as code, where it cannot write out a lambda.
+     */
+    private static RootBeanDefinition definition(String name, Class<?> iface) {
+        RootBeanDefinition definition = new RootBeanDefinition();
+        definition.setFactoryBeanName(ThriftClients.BEAN_NAME);
+        definition.setFactoryMethodName("proxy");
+        definition.getConstructorArgumentValues().addIndexedArgumentValue(0, name);
+        definition.getConstructorArgumentValues().addIndexedArgumentValue(1, iface);
         definition.setTargetType(iface);
+        definition.setAttribute(SERVICE_INTERFACE, iface);
         return definition;
     }
 

@@ -21,6 +21,8 @@ import org.springframework.core.env.Environment;
  * Thread-safe.
  */
 public final class ThriftClients implements DisposableBean {
+    /** The bean's name, which the client beans call {@link #proxy} on. */
+    static final String BEAN_NAME = "thriftClients";
     private static final String PREFIX = "grizzly.thrift.clients.";
 
     private final Environment environment;

@@ -1,0 +1,24 @@
+package dev.grizzlyboot.testsupport;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+
+/** Free ports on 127.0.0.1 for the servers test-support starts as child processes. */
+final class LoopbackPorts {
+
+    static final String LOOPBACK = "127.0.0.1";
+
+    private LoopbackPorts() {
+    }
+
+    /** A port free at this moment; another process may still take it before the server binds, so callers retry. */
+    static int free() {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(LOOPBACK))) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException("no free loopback port", e);
+        }
+    }
+}
