@@ -14,6 +14,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.grizzlyboot.thrift.client.ThriftClient;
 import dev.grizzlyboot.thrift.client.ThriftTransportFailureException;
@@ -138,6 +139,42 @@ class CallerThreadReadingTest {
     }
 
     @Test
+    void aCallDoesNotTakeAConnectionTheServerClosedWhileIdleEvenBeforeTheMonitorLooks() throws Exception {
+        // add is not idempotent and retries are off: were the closed connection lent, the call would fail.
+        Calculator.Iface calculator = clientWithoutMonitor(serve((request, out) -> {
+            out.write(request.reply());
+            return request.connectionIndex() != 0;
+        }));
+
+        assertThat(calculator.add(1, 1)).isEqualTo(2);
+        await().atMost(Duration.ofSeconds(5)).until(() -> server.closed.get() == 1);
+        assertThat(client.idleConnections()).isEqualTo(1);
+        assertThat(calculator.add(2, 2)).isEqualTo(4);
+        assertThat(server.requests).hasValue(2);
+    }
+
+    @Test
+    void aFrameNoCallAskedForArrivingWhileIdleClosesTheConnectionBeforeTheNextCallUsesIt() throws Exception {
+        AtomicInteger strayFrames = new AtomicInteger();
+        Calculator.Iface calculator = clientWithoutMonitor(serve((request, out) -> {
+            out.write(request.reply());
+            if (request.connectionIndex() == 0) {
+                out.flush();
+                out.write(request.reply());
+                strayFrames.incrementAndGet();
+            }
+            return true;
+        }));
+
+        assertThat(calculator.add(1, 2)).isEqualTo(3);
+        await().atMost(Duration.ofSeconds(5)).until(() -> strayFrames.get() == 1);
+        // Read as the reply to this call, the stray frame would fail it (its sequence id is the last call's).
+        assertThat(calculator.add(3, 4)).isEqualTo(7);
+        await().atMost(Duration.ofSeconds(5)).until(() -> server.closedByClient.get() == 1);
+        assertThat(server.requests).hasValue(2);
+    }
+
+    @Test
     void closingTheClientFailsACallWaitingForItsReplyAtOnce() throws Exception {
         Calculator.Iface calculator = clientOf(serve((request, out) -> true),
                 Duration.ofMinutes(5));
@@ -212,6 +249,13 @@ class CallerThreadReadingTest {
     private Calculator.Iface clientOf(int port, Duration readTimeout) {
         client = ThriftClient.builder().server("127.0.0.1", port).readTimeout(readTimeout)
                 .retries(0).failAfterTimeouts(100).maxConnections(1).build();
+        return client.proxy(Calculator.Iface.class);
+    }
+
+    /** A client whose monitor runs once at the start, so only a call's own look at the connection can find a close. */
+    private Calculator.Iface clientWithoutMonitor(int port) {
+        client = ThriftClient.builder().server("127.0.0.1", port).readTimeout(Duration.ofSeconds(10))
+                .retries(0).maxConnections(1).healthCheckInterval(Duration.ofHours(1)).build();
         return client.proxy(Calculator.Iface.class);
     }
 
