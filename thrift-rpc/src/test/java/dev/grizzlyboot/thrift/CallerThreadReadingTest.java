@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -155,11 +156,13 @@ class CallerThreadReadingTest {
 
     @Test
     void aFrameNoCallAskedForArrivingWhileIdleClosesTheConnectionBeforeTheNextCallUsesIt() throws Exception {
+        CountDownLatch firstCallReturned = new CountDownLatch(1);
         AtomicInteger strayFrames = new AtomicInteger();
         Calculator.Iface calculator = clientWithoutMonitor(serve((request, out) -> {
             out.write(request.reply());
             if (request.connectionIndex() == 0) {
-                out.flush();
+                // Only once the call has its reply, so the stray frame cannot arrive with it.
+                firstCallReturned.await();
                 out.write(request.reply());
                 strayFrames.incrementAndGet();
             }
@@ -167,6 +170,7 @@ class CallerThreadReadingTest {
         }));
 
         assertThat(calculator.add(1, 2)).isEqualTo(3);
+        firstCallReturned.countDown();
         await().atMost(Duration.ofSeconds(5)).until(() -> strayFrames.get() == 1);
         // Read as the reply to this call, the stray frame would fail it (its sequence id is the last call's).
         assertThat(calculator.add(3, 4)).isEqualTo(7);
@@ -252,10 +256,14 @@ class CallerThreadReadingTest {
         return client.proxy(Calculator.Iface.class);
     }
 
-    /** A client whose monitor runs once at the start, so only a call's own look at the connection can find a close. */
+    /**
+     * A client whose monitor has made its one pass (opening the connection) before this returns
+     * and makes the next an hour later, so only a call's own look at the connection can find a close.
+     */
     private Calculator.Iface clientWithoutMonitor(int port) {
         client = ThriftClient.builder().server("127.0.0.1", port).readTimeout(Duration.ofSeconds(10))
-                .retries(0).maxConnections(1).healthCheckInterval(Duration.ofHours(1)).build();
+                .retries(0).minConnections(1).maxConnections(1).healthCheckInterval(Duration.ofHours(1)).build();
+        await().atMost(Duration.ofSeconds(5)).until(() -> client.idleConnections() == 1);
         return client.proxy(Calculator.Iface.class);
     }
 
