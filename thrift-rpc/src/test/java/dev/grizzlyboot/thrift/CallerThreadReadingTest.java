@@ -9,11 +9,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.grizzlyboot.thrift.client.ThriftClient;
 import dev.grizzlyboot.thrift.client.ThriftTransportFailureException;
@@ -138,6 +140,45 @@ class CallerThreadReadingTest {
     }
 
     @Test
+    void aCallDoesNotTakeAConnectionTheServerClosedWhileIdleEvenBeforeTheMonitorLooks() throws Exception {
+        // add is not idempotent and retries are off: were the closed connection lent, the call would fail.
+        Calculator.Iface calculator = clientWithoutMonitor(serve((request, out) -> {
+            out.write(request.reply());
+            return request.connectionIndex() != 0;
+        }));
+
+        assertThat(calculator.add(1, 1)).isEqualTo(2);
+        await().atMost(Duration.ofSeconds(5)).until(() -> server.closed.get() == 1);
+        assertThat(client.idleConnections()).isEqualTo(1);
+        assertThat(calculator.add(2, 2)).isEqualTo(4);
+        assertThat(server.requests).hasValue(2);
+    }
+
+    @Test
+    void aFrameNoCallAskedForArrivingWhileIdleClosesTheConnectionBeforeTheNextCallUsesIt() throws Exception {
+        CountDownLatch firstCallReturned = new CountDownLatch(1);
+        AtomicInteger strayFrames = new AtomicInteger();
+        Calculator.Iface calculator = clientWithoutMonitor(serve((request, out) -> {
+            out.write(request.reply());
+            if (request.connectionIndex() == 0) {
+                // Only once the call has its reply, so the stray frame cannot arrive with it.
+                firstCallReturned.await();
+                out.write(request.reply());
+                strayFrames.incrementAndGet();
+            }
+            return true;
+        }));
+
+        assertThat(calculator.add(1, 2)).isEqualTo(3);
+        firstCallReturned.countDown();
+        await().atMost(Duration.ofSeconds(5)).until(() -> strayFrames.get() == 1);
+        // Read as the reply to this call, the stray frame would fail it (its sequence id is the last call's).
+        assertThat(calculator.add(3, 4)).isEqualTo(7);
+        await().atMost(Duration.ofSeconds(5)).until(() -> server.closedByClient.get() == 1);
+        assertThat(server.requests).hasValue(2);
+    }
+
+    @Test
     void closingTheClientFailsACallWaitingForItsReplyAtOnce() throws Exception {
         Calculator.Iface calculator = clientOf(serve((request, out) -> true),
                 Duration.ofMinutes(5));
@@ -212,6 +253,17 @@ class CallerThreadReadingTest {
     private Calculator.Iface clientOf(int port, Duration readTimeout) {
         client = ThriftClient.builder().server("127.0.0.1", port).readTimeout(readTimeout)
                 .retries(0).failAfterTimeouts(100).maxConnections(1).build();
+        return client.proxy(Calculator.Iface.class);
+    }
+
+    /**
+     * A client whose monitor has made its one pass (opening the connection) before this returns
+     * and makes the next an hour later, so only a call's own look at the connection can find a close.
+     */
+    private Calculator.Iface clientWithoutMonitor(int port) {
+        client = ThriftClient.builder().server("127.0.0.1", port).readTimeout(Duration.ofSeconds(10))
+                .retries(0).minConnections(1).maxConnections(1).healthCheckInterval(Duration.ofHours(1)).build();
+        await().atMost(Duration.ofSeconds(5)).until(() -> client.idleConnections() == 1);
         return client.proxy(Calculator.Iface.class);
     }
 

@@ -18,9 +18,9 @@ import org.apache.thrift.transport.TTransportException;
  * stays in rotation. Thread-safe.
  */
 final class CallRunner {
-    /** The generated client's work on one borrowed connection. */
+    /** The generated client's work on one borrowed connection, given the call's arguments. */
     interface RemoteCall {
-        Object run(PooledConnection connection) throws Throwable;
+        Object run(PooledConnection connection, Object[] args) throws Throwable;
     }
 
     private final ServerRotation rotation;
@@ -35,13 +35,13 @@ final class CallRunner {
         this.observer = observer;
     }
 
-    Object run(String method, CallOptions options, RemoteCall call) throws Throwable {
+    Object run(String method, CallOptions options, RemoteCall call, Object[] args) throws Throwable {
         if (observer == null) {
-            return attempts(method, options, call);
+            return attempts(method, options, call, args);
         }
         CallObserver.ObservedCall observed = observer.start();
         try {
-            Object result = attempts(method, options, call);
+            Object result = attempts(method, options, call, args);
             observed.end(clientName, method, CallOutcome.SUCCESS, null);
             return result;
         } catch (Throwable e) {
@@ -50,7 +50,7 @@ final class CallRunner {
         }
     }
 
-    private Object attempts(String method, CallOptions options, RemoteCall call) throws Throwable {
+    private Object attempts(String method, CallOptions options, RemoteCall call, Object[] args) throws Throwable {
         List<ServerPool> order = rotation.order();
         ThriftTransportFailureException failure = null;
         for (int attempt = 0; attempt <= retries; attempt++) {
@@ -65,7 +65,7 @@ final class CallRunner {
             boolean reusable = false;
             try {
                 connection.transport.beginCall(options.readTimeout());
-                Object result = call.run(connection);
+                Object result = call.run(connection, args);
                 reusable = true;
                 pool.replied();
                 return result;

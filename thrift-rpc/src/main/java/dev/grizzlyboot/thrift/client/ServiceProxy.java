@@ -5,6 +5,7 @@ import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 import org.apache.thrift.protocol.TMultiplexedProtocol;
@@ -23,6 +24,11 @@ final class ServiceProxy implements InvocationHandler {
     private final Map<String, CallOptions> options;
     private final CallRunner runner;
     private final Function<TProtocol, Object> clientFactory = this::newClient;
+    /**
+     * Keyed by the {@code Method} objects the proxy class passes, the same ones on every call, so a
+     * lookup is a hash and an identity check.
+     */
+    private final Map<Method, MethodCall> calls = new ConcurrentHashMap<>();
 
     ServiceProxy(Class<?> iface, Constructor<?> clientConstructor, String serviceName,
                  Map<String, CallOptions> options, CallRunner runner) {
@@ -35,17 +41,14 @@ final class ServiceProxy implements InvocationHandler {
 
     @Override
     public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
-        if (method.getDeclaringClass() == Object.class) {
-            return objectMethod(proxy, method, args);
-        }
-        String name = method.getName();
-        return runner.run(name, options.getOrDefault(name, CallOptions.DEFAULT), connection -> {
-            try {
-                return method.invoke(connection.client(this, clientFactory), args);
-            } catch (InvocationTargetException e) {
-                throw e.getCause();
+        MethodCall call = calls.get(method);
+        if (call == null) {
+            if (method.getDeclaringClass() == Object.class) {
+                return objectMethod(proxy, method, args);
             }
-        });
+            call = calls.computeIfAbsent(method, MethodCall::new);
+        }
+        return runner.run(call.name, call.options, call, args);
     }
 
     private Object newClient(TProtocol protocol) {
@@ -66,6 +69,28 @@ final class ServiceProxy implements InvocationHandler {
                 return System.identityHashCode(proxy);
             default:
                 return "Thrift proxy for " + iface.getName() + (serviceName == null ? "" : " (service " + serviceName + ")");
+        }
+    }
+
+    /** One method of the {@code Iface} with its options, run on the generated client of a borrowed connection. */
+    private final class MethodCall implements CallRunner.RemoteCall {
+        final String name;
+        final CallOptions options;
+        private final Method method;
+
+        MethodCall(Method method) {
+            this.method = method;
+            this.name = method.getName();
+            this.options = ServiceProxy.this.options.getOrDefault(name, CallOptions.DEFAULT);
+        }
+
+        @Override
+        public Object run(PooledConnection connection, Object[] args) throws Throwable {
+            try {
+                return method.invoke(connection.client(ServiceProxy.this, clientFactory), args);
+            } catch (InvocationTargetException e) {
+                throw e.getCause();
+            }
         }
     }
 }

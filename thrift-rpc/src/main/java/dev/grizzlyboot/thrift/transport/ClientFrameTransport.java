@@ -49,6 +49,7 @@ public final class ClientFrameTransport extends FrameTransport {
     private final TProtocol protocol;
     private final CallerThreadReader reader;
     private final DirectFraming direct;
+    private final WriteFailure writeFailure = new WriteFailure();
     private Duration readTimeout;
     private volatile CompletableFuture<Buffer> reply;
     private volatile boolean closed;
@@ -159,22 +160,28 @@ public final class ClientFrameTransport extends FrameTransport {
         if (!isOpen()) {
             throw new TTransportException(TTransportException.NOT_OPEN, "connection is closed");
         }
-        CompletableFuture<Buffer> pending = reply;
         requestSent = true;
-        EmptyCompletionHandler<WriteResult> completion = new EmptyCompletionHandler<>() {
-            @Override
-            public void failed(Throwable error) {
-                if (pending != null) {
-                    pending.completeExceptionally(
-                            new TTransportException(TTransportException.UNKNOWN, "request write failed", error));
-                }
-                close();
-            }
-        };
         if (direct != null) {
-            direct.write(frame, length, completion);
+            direct.write(frame, length, writeFailure);
         } else {
-            ((Connection) connection).write(payload(frame, length), completion);
+            ((Connection) connection).write(payload(frame, length), writeFailure);
+        }
+    }
+
+    /**
+     * Fails the waiting call and closes the connection when a request write fails. One handler
+     * serves every write: whichever call waits when a write fails could not get its reply over the
+     * connection this closes, so failing that call is right even if the write was an earlier one's.
+     */
+    private final class WriteFailure extends EmptyCompletionHandler<WriteResult> {
+        @Override
+        public void failed(Throwable error) {
+            CompletableFuture<Buffer> pending = reply;
+            if (pending != null) {
+                pending.completeExceptionally(
+                        new TTransportException(TTransportException.UNKNOWN, "request write failed", error));
+            }
+            close();
         }
     }
 
