@@ -13,12 +13,15 @@ import org.apache.thrift.transport.TTransportException;
 import org.glassfish.grizzly.Buffer;
 import org.glassfish.grizzly.Connection;
 import org.glassfish.grizzly.IOEvent;
+import org.glassfish.grizzly.nio.NIOConnection;
 
 /**
  * Per-connection server state: the transport and protocols reused for every call, the request
- * frames waiting for a worker, and how many calls are pending (queued or running). A drain moves
- * a session with no pending call to CLOSING, so a call can never start on a connection that is
- * being closed. The selector thread calls {@link #offer}, one worker at a time runs the queue.
+ * frames waiting for a worker, how many calls are pending (queued or running), and the replies
+ * the client has not taken yet. A drain moves a session with no pending call to CLOSING, so a
+ * call can never start on a connection that is being closed. The selector thread calls
+ * {@link #offer}, one worker at a time runs the queue; reading stops while too many calls are
+ * pending or too many reply bytes are queued, and resumes only when neither holds.
  */
 final class ServerSession {
     private static final int CLOSING = -1;
@@ -35,15 +38,26 @@ final class ServerSession {
     final TProtocol out;
     /** Null when no observer is set. */
     final CallRecorder recorder;
+    /** Null for a connection without a Grizzly NIO write queue. */
+    final ReplyBacklog backlog;
+    /** Null without an idle timeout. */
+    private final IdleClock idleClock;
     /** Pending calls, or CLOSING. */
     private final AtomicInteger pending = new AtomicInteger();
     private final Queue<Buffer> frames = new ConcurrentLinkedQueue<>();
-    private volatile boolean readPaused;
+    /** Reading is stopped because more than {@link #MAX_PENDING} calls are pending. */
+    private volatile boolean tooManyCalls;
+    /** Reading is stopped because the backlog is full; guarded by this. */
+    private boolean tooManyReplies;
+    /** Guarded by this. */
+    private boolean readPaused;
 
     ServerSession(Connection<?> connection, TConfiguration configuration, TProtocolFactory protocols,
                   CallObserver observer, String defaultService, FrameWriteQueue direct, IdleClock idleClock)
             throws TTransportException {
         this.connection = connection;
+        this.idleClock = idleClock;
+        backlog = connection instanceof NIOConnection nio ? new ReplyBacklog(nio) : null;
         transport = new ServerFrameTransport(connection, configuration, direct, idleClock);
         TProtocol wireIn = protocols.getProtocol(transport);
         TProtocol wireOut = protocols.getProtocol(transport);
@@ -81,9 +95,9 @@ final class ServerSession {
         int now = enter();
         if (now > MAX_PENDING) {
             synchronized (this) {
-                if (!readPaused && pending.get() > MAX_PENDING) {
-                    readPaused = true;
-                    setReading(false);
+                if (!tooManyCalls && pending.get() > MAX_PENDING) {
+                    tooManyCalls = true;
+                    updateReading();
                 }
             }
         }
@@ -98,20 +112,64 @@ final class ServerSession {
     /** Ends a call and returns how many are still pending. */
     int endCall() {
         int left = pending.decrementAndGet();
-        if (readPaused) {
+        if (tooManyCalls) {
             synchronized (this) {
-                if (readPaused && pending.get() <= MAX_PENDING / 2) {
-                    readPaused = false;
-                    setReading(true);
+                if (tooManyCalls && pending.get() <= MAX_PENDING / 2) {
+                    tooManyCalls = false;
+                    updateReading();
                 }
             }
         }
         return left;
     }
 
+    /**
+     * Stops reading while the backlog is full, until it has drained. For queued calls, which write
+     * their replies outside any read, so that Grizzly leaves the read interest as set here.
+     */
+    void stopReadingWhileBacklogFull() {
+        if (backlog == null || !backlog.full()) {
+            return;
+        }
+        synchronized (this) {
+            if (tooManyReplies) {
+                return;
+            }
+            tooManyReplies = true;
+            updateReading();
+        }
+        backlog.whenDrained(() -> {
+            synchronized (this) {
+                tooManyReplies = false;
+                updateReading();
+            }
+            if (idleClock != null) {
+                // The client taking its replies is activity; the clock ran out while it was held.
+                idleClock.restart(connection);
+            }
+        });
+    }
+
+    /**
+     * True while reading waits for the client to take queued replies: not idle, as the client
+     * still has replies to read, and the backlog is bounded.
+     */
+    synchronized boolean waitingForClient() {
+        return tooManyReplies;
+    }
+
     /** Returns true if no call was pending and the session is now closing; false while calls are pending. */
     boolean closeIfIdle() {
         return pending.compareAndSet(0, CLOSING) || pending.get() == CLOSING;
+    }
+
+    /** Reads while neither too many calls are pending nor too many replies queued; holds this. */
+    private void updateReading() {
+        boolean pause = tooManyCalls || tooManyReplies;
+        if (pause != readPaused) {
+            readPaused = pause;
+            setReading(!pause);
+        }
     }
 
     private void setReading(boolean reading) {
