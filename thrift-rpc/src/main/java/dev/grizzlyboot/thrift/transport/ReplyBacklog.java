@@ -6,9 +6,10 @@ import org.glassfish.grizzly.nio.NIOConnection;
 
 /**
  * The replies a connection's client has not taken yet: the bytes in its write queue, whether TLS
- * or plain, direct or through the chain. Above {@link #LIMIT} the server stops reading that
- * connection until the queue has drained below half of it, so a client that pipelines requests
- * and never reads cannot make the server hold its replies without bound. Thread-safe.
+ * or plain, direct or through the chain. Above {@link #LIMIT} the server makes no further reply on
+ * that connection and stops reading it until the queue has drained below half of it, so a client
+ * that pipelines requests and never reads cannot make the server hold its replies without bound.
+ * Thread-safe.
  */
 final class ReplyBacklog {
     /**
@@ -36,6 +37,11 @@ final class ReplyBacklog {
     /** True while the write queue holds more than {@link #LIMIT} bytes. */
     boolean full() {
         return queue.spaceInBytes() > LIMIT;
+    }
+
+    /** True while the write queue holds any bytes. */
+    boolean waiting() {
+        return queue.spaceInBytes() > 0;
     }
 
     /**

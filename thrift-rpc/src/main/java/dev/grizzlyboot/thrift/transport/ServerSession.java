@@ -14,6 +14,7 @@ import org.glassfish.grizzly.Buffer;
 import org.glassfish.grizzly.Connection;
 import org.glassfish.grizzly.IOEvent;
 import org.glassfish.grizzly.nio.NIOConnection;
+import org.glassfish.grizzly.nio.NIOTransport;
 
 /**
  * Per-connection server state: the transport and protocols reused for every call, the request
@@ -40,8 +41,6 @@ final class ServerSession {
     final CallRecorder recorder;
     /** Null for a connection without a Grizzly NIO write queue. */
     final ReplyBacklog backlog;
-    /** Null without an idle timeout. */
-    private final IdleClock idleClock;
     /** Pending calls, or CLOSING. */
     private final AtomicInteger pending = new AtomicInteger();
     private final Queue<Buffer> frames = new ConcurrentLinkedQueue<>();
@@ -56,7 +55,6 @@ final class ServerSession {
                   CallObserver observer, String defaultService, FrameWriteQueue direct, IdleClock idleClock)
             throws TTransportException {
         this.connection = connection;
-        this.idleClock = idleClock;
         backlog = connection instanceof NIOConnection nio ? new ReplyBacklog(nio) : null;
         transport = new ServerFrameTransport(connection, configuration, direct, idleClock);
         TProtocol wireIn = protocols.getProtocol(transport);
@@ -124,17 +122,16 @@ final class ServerSession {
     }
 
     /**
-     * Stops reading while the backlog is full, until it has drained. For queued calls, which write
-     * their replies outside any read, so that Grizzly leaves the read interest as set here.
+     * Returns false while the backlog has room for another reply. Otherwise stops reading until
+     * the client has taken enough of its replies, then runs {@code drained} on the thread that
+     * drained the backlog, and returns true. For the worker of queued calls, which asks before
+     * each call, so that no reply is made while more than {@link ReplyBacklog#LIMIT} bytes wait.
      */
-    void stopReadingWhileBacklogFull() {
+    boolean pauseWhileBacklogFull(Runnable drained) {
         if (backlog == null || !backlog.full()) {
-            return;
+            return false;
         }
         synchronized (this) {
-            if (tooManyReplies) {
-                return;
-            }
             tooManyReplies = true;
             updateReading();
         }
@@ -143,19 +140,17 @@ final class ServerSession {
                 tooManyReplies = false;
                 updateReading();
             }
-            if (idleClock != null) {
-                // The client taking its replies is activity; the clock ran out while it was held.
-                idleClock.restart(connection);
-            }
+            drained.run();
         });
+        return true;
     }
 
     /**
-     * True while reading waits for the client to take queued replies: not idle, as the client
-     * still has replies to read, and the backlog is bounded.
+     * True while replies wait in the write queue for the client to take them: the connection is
+     * not idle then, as its client still has replies to read, and what they hold is bounded.
      */
-    synchronized boolean waitingForClient() {
-        return tooManyReplies;
+    boolean waitingForClient() {
+        return backlog != null && backlog.waiting();
     }
 
     /** Returns true if no call was pending and the session is now closing; false while calls are pending. */
@@ -174,15 +169,30 @@ final class ServerSession {
 
     private void setReading(boolean reading) {
         try {
-            if (reading) {
-                connection.enableIOEvent(IOEvent.READ);
-            } else {
+            if (!reading) {
                 connection.disableIOEvent(IOEvent.READ);
+            } else if (connection instanceof NIOConnection nio) {
+                // Grizzly turns read interest off at once on any thread, but on only later, on the
+                // selector thread, when asked from another: a resume asked for before a pause would
+                // undo it and the connection would be read without bound. So the selector thread
+                // turns reading on, and only if it is still wanted then.
+                ((NIOTransport) nio.getTransport()).getSelectorHandler()
+                        .execute(nio.getSelectorRunner(), this::readUnlessPaused, null);
+            } else {
+                connection.enableIOEvent(IOEvent.READ);
             }
         } catch (IOException e) {
             // Only a closed connection refuses; its pending calls fail on their own.
             connection.closeSilently();
         }
+    }
+
+    /** Runs on the selector thread: turns read interest on unless reading was paused again since. */
+    private synchronized boolean readUnlessPaused() throws IOException {
+        if (!readPaused) {
+            connection.enableIOEvent(IOEvent.READ);
+        }
+        return true;
     }
 
     /** Adds a pending call unless closing; returns the new count, or CLOSING. */

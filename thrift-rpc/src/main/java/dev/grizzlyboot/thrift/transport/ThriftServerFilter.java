@@ -47,7 +47,8 @@ import org.slf4j.LoggerFactory;
  * Either way calls on one connection run one after another, in order; calls on different
  * connections run concurrently, so the processor must be thread-safe. A processor or protocol
  * failure closes that connection only. While a connection's write queue holds more than 1 MB of
- * replies its client has not taken, nothing more is read from it until the queue is half empty.
+ * replies its client has not taken, no further reply is made and nothing more is read from it
+ * until the queue is half empty.
  */
 public final class ThriftServerFilter extends BaseFilter {
     private static final Logger log = LoggerFactory.getLogger(ThriftServerFilter.class);
@@ -199,15 +200,19 @@ public final class ThriftServerFilter extends BaseFilter {
 
     /**
      * Runs the connection's queued calls in order and keeps going while the selector queues more.
-     * After a failed call the rest are dropped, as the connection is closing.
+     * While the connection's backlog is full it stops, keeping the queue, and a worker takes it up
+     * again once the client has taken its replies. After a failed call the rest are dropped, as
+     * the connection is closing.
      */
     private void runQueue(ServerSession current) {
         boolean failed = false;
         try {
             do {
+                if (current.pauseWhileBacklogFull(() -> startWorker(current))) {
+                    return;
+                }
                 Buffer frame = current.nextFrame();
                 failed = failed || !run(current, frame);
-                current.stopReadingWhileBacklogFull();
             } while (endCall(current) > 0);
         } catch (Error e) {
             // The queue's count is now wrong, so nothing more may be read from this connection.
@@ -286,11 +291,15 @@ public final class ThriftServerFilter extends BaseFilter {
         long millis = timeout.toMillis();
         // Every read and write restarts the clock. When it runs out the session decides, atomically
         // with calls starting, whether the connection is idle; a busy one is checked again at the
-        // next tick and its reply restarts the clock. A read held for the backlog never completes
-        // until the backlog drains, so it keeps the connection busy the same way.
+        // next tick and its reply restarts the clock. Replies waiting for their client restart it
+        // here, so a client that has just taken its last reply gets a whole timeout.
         DelayedExecutor.Worker<Connection> closeIfIdle = connection -> {
             ServerSession current = session.get(connection);
-            if (current != null && (current.waitingForClient() || !current.closeIfIdle())) {
+            if (current != null && current.waitingForClient()) {
+                idleClock.restart(connection);
+                return false;
+            }
+            if (current != null && !current.closeIfIdle()) {
                 return false;
             }
             connection.closeSilently();
