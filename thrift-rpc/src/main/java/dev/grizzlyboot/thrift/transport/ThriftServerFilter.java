@@ -280,8 +280,8 @@ public final class ThriftServerFilter extends BaseFilter {
     /**
      * Creates the idle-timeout filter for this filter's chain: it closes a connection that has
      * neither read nor written for {@code timeout}, but never while one of its calls is queued or
-     * running, however long the handler takes, nor while reading waits for its client to take
-     * queued replies. Put it in front of the framing filter.
+     * running, however long the handler takes, nor while replies wait in its write queue for the
+     * client to take them. Put it in front of the framing filter.
      *
      * @param checks  the executor that checks for idle connections
      * @param timeout how long a connection without calls may stay silent
