@@ -4,9 +4,12 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.IntFunction;
 
 import dev.grizzlyboot.thrift.tutorial.Calculator;
 import org.apache.thrift.TException;
@@ -39,6 +42,24 @@ final class RawFrames {
         new Calculator.echo_args(ByteBuffer.wrap(payload)).write(protocol);
         protocol.writeMessageEnd();
         return frame(body.getArray(), body.length());
+    }
+
+    /**
+     * Writes framed binary {@code echo} requests with sequence ids 1 to {@code calls} in a row on
+     * another thread, without reading; the future fails if a write does.
+     */
+    static CompletableFuture<Void> pipelineEchoRequests(Socket socket, int calls, IntFunction<byte[]> payload) {
+        return CompletableFuture.runAsync(() -> {
+            try {
+                OutputStream out = socket.getOutputStream();
+                for (int seqId = 1; seqId <= calls; seqId++) {
+                    out.write(echoRequest(seqId, payload.apply(seqId)));
+                }
+                out.flush();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
     }
 
     static byte[] frame(byte[] body, int length) throws IOException {

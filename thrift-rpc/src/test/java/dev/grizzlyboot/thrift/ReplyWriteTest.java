@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.ByteBuffer;
@@ -41,17 +40,7 @@ class ReplyWriteTest {
         int calls = 6;
         try (ThriftServer server = server(strategy);
              Socket socket = slowReader(server)) {
-            CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
-                try {
-                    OutputStream out = socket.getOutputStream();
-                    for (int seqId = 1; seqId <= calls; seqId++) {
-                        out.write(RawFrames.echoRequest(seqId, payload(seqId)));
-                    }
-                    out.flush();
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            });
+            CompletableFuture<Void> writer = RawFrames.pipelineEchoRequests(socket, calls, ReplyWriteTest::payload);
 
             assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
                 for (int seqId = 1; seqId <= calls; seqId++) {
@@ -69,13 +58,10 @@ class ReplyWriteTest {
         CalculatorHandler handler = new CalculatorHandler();
         try (ThriftServer server = server(strategy, handler);
              Socket stalled = slowReader(server)) {
-            OutputStream out = stalled.getOutputStream();
-            for (int seqId = 1; seqId <= calls; seqId++) {
-                out.write(RawFrames.echoRequest(seqId, payload(seqId)));
-            }
-            out.flush();
-            // Every reply is made, though the client has read none: they wait in the server's write queue.
-            await().atMost(Duration.ofSeconds(20)).until(() -> handler.calls.get() == calls);
+            CompletableFuture<Void> writer = RawFrames.pipelineEchoRequests(stalled, calls, ReplyWriteTest::payload);
+            // A reply is made though the client has read none: it waits in the server's write queue,
+            // and, being larger than the server's bound on that queue, stops it reading the rest.
+            await().atMost(Duration.ofSeconds(20)).until(() -> handler.calls.get() >= 1);
 
             try (TTransport transport = new TFramedTransport(new TSocket(new TConfiguration(),
                     "127.0.0.1", server.port(), 5_000))) {
@@ -90,6 +76,7 @@ class ReplyWriteTest {
                     assertEchoReply(stalled, seqId);
                 }
             });
+            writer.get(5, TimeUnit.SECONDS);
         }
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.InputStream;
+import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
@@ -16,11 +17,14 @@ import javax.net.ssl.TrustManagerFactory;
 
 import dev.grizzlyboot.thrift.client.ThriftClient;
 import dev.grizzlyboot.thrift.client.ThriftTransportFailureException;
+import dev.grizzlyboot.thrift.server.IoStrategy;
 import dev.grizzlyboot.thrift.server.ThriftServer;
 import dev.grizzlyboot.thrift.tutorial.Calculator;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** TLS through Grizzly's SSL filter, with a self-signed key made by keytool for this run only. */
 class TlsTest {
@@ -112,6 +116,19 @@ class TlsTest {
                      .readTimeout(Duration.ofSeconds(2)).retries(0).build()) {
             Calculator.Iface calculator = client.proxy(Calculator.Iface.class);
             assertThatThrownBy(() -> calculator.add(1, 2)).isInstanceOf(ThriftTransportFailureException.class);
+        }
+    }
+
+    /** Replies over TLS go through the filter chain, not straight to the write queue: the same bound holds. */
+    @ParameterizedTest
+    @EnumSource(IoStrategy.class)
+    void aClientThatDoesNotReadItsRepliesIsStoppedUntilItReads(IoStrategy strategy) throws Exception {
+        CalculatorHandler handler = new CalculatorHandler();
+        try (ThriftServer server = ThriftServer.builder(new Calculator.Processor<>(handler))
+                .host("127.0.0.1").port(0).ioStrategy(strategy).workerThreads(4).tls(serverContext, false)
+                .build().start();
+             Socket stalled = new Socket()) {
+            UnreadRepliesTest.pipelineWithoutReadingThenRead(server, handler, stalled, clientContext);
         }
     }
 

@@ -13,12 +13,16 @@ import org.apache.thrift.transport.TTransportException;
 import org.glassfish.grizzly.Buffer;
 import org.glassfish.grizzly.Connection;
 import org.glassfish.grizzly.IOEvent;
+import org.glassfish.grizzly.nio.NIOConnection;
+import org.glassfish.grizzly.nio.NIOTransport;
 
 /**
  * Per-connection server state: the transport and protocols reused for every call, the request
- * frames waiting for a worker, and how many calls are pending (queued or running). A drain moves
- * a session with no pending call to CLOSING, so a call can never start on a connection that is
- * being closed. The selector thread calls {@link #offer}, one worker at a time runs the queue.
+ * frames waiting for a worker, how many calls are pending (queued or running), and the replies
+ * the client has not taken yet. A drain moves a session with no pending call to CLOSING, so a
+ * call can never start on a connection that is being closed. The selector thread calls
+ * {@link #offer}, one worker at a time runs the queue; reading stops while too many calls are
+ * pending or too many reply bytes are queued, and resumes only when neither holds.
  */
 final class ServerSession {
     private static final int CLOSING = -1;
@@ -35,15 +39,23 @@ final class ServerSession {
     final TProtocol out;
     /** Null when no observer is set. */
     final CallRecorder recorder;
+    /** Null for a connection without a Grizzly NIO write queue. */
+    final ReplyBacklog backlog;
     /** Pending calls, or CLOSING. */
     private final AtomicInteger pending = new AtomicInteger();
     private final Queue<Buffer> frames = new ConcurrentLinkedQueue<>();
-    private volatile boolean readPaused;
+    /** Reading is stopped because more than {@link #MAX_PENDING} calls are pending. */
+    private volatile boolean tooManyCalls;
+    /** Reading is stopped because the backlog is full; guarded by this. */
+    private boolean tooManyReplies;
+    /** Guarded by this. */
+    private boolean readPaused;
 
     ServerSession(Connection<?> connection, TConfiguration configuration, TProtocolFactory protocols,
                   CallObserver observer, String defaultService, FrameWriteQueue direct, IdleClock idleClock)
             throws TTransportException {
         this.connection = connection;
+        backlog = connection instanceof NIOConnection nio ? new ReplyBacklog(nio) : null;
         transport = new ServerFrameTransport(connection, configuration, direct, idleClock);
         TProtocol wireIn = protocols.getProtocol(transport);
         TProtocol wireOut = protocols.getProtocol(transport);
@@ -81,9 +93,9 @@ final class ServerSession {
         int now = enter();
         if (now > MAX_PENDING) {
             synchronized (this) {
-                if (!readPaused && pending.get() > MAX_PENDING) {
-                    readPaused = true;
-                    setReading(false);
+                if (!tooManyCalls && pending.get() > MAX_PENDING) {
+                    tooManyCalls = true;
+                    updateReading();
                 }
             }
         }
@@ -98,15 +110,47 @@ final class ServerSession {
     /** Ends a call and returns how many are still pending. */
     int endCall() {
         int left = pending.decrementAndGet();
-        if (readPaused) {
+        if (tooManyCalls) {
             synchronized (this) {
-                if (readPaused && pending.get() <= MAX_PENDING / 2) {
-                    readPaused = false;
-                    setReading(true);
+                if (tooManyCalls && pending.get() <= MAX_PENDING / 2) {
+                    tooManyCalls = false;
+                    updateReading();
                 }
             }
         }
         return left;
+    }
+
+    /**
+     * Returns false while the backlog has room for another reply. Otherwise stops reading until
+     * the client has taken enough of its replies, then runs {@code drained} on the thread that
+     * drained the backlog, and returns true. For the worker of queued calls, which asks before
+     * each call, so that no reply is made while more than {@link ReplyBacklog#LIMIT} bytes wait.
+     */
+    boolean pauseWhileBacklogFull(Runnable drained) {
+        if (backlog == null || !backlog.full()) {
+            return false;
+        }
+        synchronized (this) {
+            tooManyReplies = true;
+            updateReading();
+        }
+        backlog.whenDrained(() -> {
+            synchronized (this) {
+                tooManyReplies = false;
+                updateReading();
+            }
+            drained.run();
+        });
+        return true;
+    }
+
+    /**
+     * True while replies wait in the write queue for the client to take them: the connection is
+     * not idle then, as its client still has replies to read, and what they hold is bounded.
+     */
+    boolean waitingForClient() {
+        return backlog != null && backlog.waiting();
     }
 
     /** Returns true if no call was pending and the session is now closing; false while calls are pending. */
@@ -114,17 +158,41 @@ final class ServerSession {
         return pending.compareAndSet(0, CLOSING) || pending.get() == CLOSING;
     }
 
+    /** Reads while neither too many calls are pending nor too many replies queued; holds this. */
+    private void updateReading() {
+        boolean pause = tooManyCalls || tooManyReplies;
+        if (pause != readPaused) {
+            readPaused = pause;
+            setReading(!pause);
+        }
+    }
+
     private void setReading(boolean reading) {
         try {
-            if (reading) {
-                connection.enableIOEvent(IOEvent.READ);
-            } else {
+            if (!reading) {
                 connection.disableIOEvent(IOEvent.READ);
+            } else if (connection instanceof NIOConnection nio) {
+                // Grizzly turns read interest off at once on any thread, but on only later, on the
+                // selector thread, when asked from another: a resume asked for before a pause would
+                // undo it and the connection would be read without bound. So the selector thread
+                // turns reading on, and only if it is still wanted then.
+                ((NIOTransport) nio.getTransport()).getSelectorHandler()
+                        .execute(nio.getSelectorRunner(), this::readUnlessPaused, null);
+            } else {
+                connection.enableIOEvent(IOEvent.READ);
             }
         } catch (IOException e) {
             // Only a closed connection refuses; its pending calls fail on their own.
             connection.closeSilently();
         }
+    }
+
+    /** Runs on the selector thread: turns read interest on unless reading was paused again since. */
+    private synchronized boolean readUnlessPaused() throws IOException {
+        if (!readPaused) {
+            connection.enableIOEvent(IOEvent.READ);
+        }
+        return true;
     }
 
     /** Adds a pending call unless closing; returns the new count, or CLOSING. */

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 
 import dev.grizzlyboot.thrift.observation.CallObserver;
@@ -45,7 +46,9 @@ import org.slf4j.LoggerFactory;
  * runs that connection's queue and writes the replies, so reading never waits for a handler.
  * Either way calls on one connection run one after another, in order; calls on different
  * connections run concurrently, so the processor must be thread-safe. A processor or protocol
- * failure closes that connection only.
+ * failure closes that connection only. While a connection's write queue holds more than 1 MB of
+ * replies its client has not taken, no further reply is made and nothing more is read from it
+ * until the queue is half empty.
  */
 public final class ThriftServerFilter extends BaseFilter {
     private static final Logger log = LoggerFactory.getLogger(ThriftServerFilter.class);
@@ -149,6 +152,9 @@ public final class ThriftServerFilter extends BaseFilter {
             }
             return ctx.getStopAction();
         }
+        if (current.backlog != null && current.backlog.full()) {
+            return waitForBacklog(ctx, current);
+        }
         if (current.beginCall()) {
             try {
                 run(current, frame);
@@ -157,6 +163,30 @@ public final class ThriftServerFilter extends BaseFilter {
             }
         }
         return ctx.getStopAction();
+    }
+
+    /**
+     * Holds the request until the connection's backlog has drained, by suspending its read: Grizzly
+     * then reads nothing more from the connection under any I/O strategy, and would undo a plain
+     * read-interest change when the read completes. The call then runs on a worker, or for the
+     * same-thread strategy on the selector thread that drained the queue, as it would have.
+     */
+    private NextAction waitForBacklog(FilterChainContext ctx, ServerSession current) {
+        ctx.suspend();
+        current.backlog.whenDrained(() -> {
+            Executor workers = current.connection.getTransport().getWorkerThreadPool();
+            if (workers == null) {
+                ctx.resume();
+                return;
+            }
+            try {
+                workers.execute(ctx::resume);
+            } catch (RejectedExecutionException e) {
+                log.debug("closing {}: the worker pool takes no more calls", current.connection.getPeerAddress(), e);
+                current.connection.closeSilently();
+            }
+        });
+        return ctx.getSuspendAction();
     }
 
     private void startWorker(ServerSession current) {
@@ -170,12 +200,17 @@ public final class ThriftServerFilter extends BaseFilter {
 
     /**
      * Runs the connection's queued calls in order and keeps going while the selector queues more.
-     * After a failed call the rest are dropped, as the connection is closing.
+     * While the connection's backlog is full it stops, keeping the queue, and a worker takes it up
+     * again once the client has taken its replies. After a failed call the rest are dropped, as
+     * the connection is closing.
      */
     private void runQueue(ServerSession current) {
         boolean failed = false;
         try {
             do {
+                if (current.pauseWhileBacklogFull(() -> startWorker(current))) {
+                    return;
+                }
                 Buffer frame = current.nextFrame();
                 failed = failed || !run(current, frame);
             } while (endCall(current) > 0);
@@ -245,7 +280,8 @@ public final class ThriftServerFilter extends BaseFilter {
     /**
      * Creates the idle-timeout filter for this filter's chain: it closes a connection that has
      * neither read nor written for {@code timeout}, but never while one of its calls is queued or
-     * running, however long the handler takes. Put it in front of the framing filter.
+     * running, however long the handler takes, nor while replies wait in its write queue for the
+     * client to take them. Put it in front of the framing filter.
      *
      * @param checks  the executor that checks for idle connections
      * @param timeout how long a connection without calls may stay silent
@@ -255,9 +291,14 @@ public final class ThriftServerFilter extends BaseFilter {
         long millis = timeout.toMillis();
         // Every read and write restarts the clock. When it runs out the session decides, atomically
         // with calls starting, whether the connection is idle; a busy one is checked again at the
-        // next tick and its reply restarts the clock.
+        // next tick and its reply restarts the clock. Replies waiting for their client restart it
+        // here, so a client that has just taken its last reply gets a whole timeout.
         DelayedExecutor.Worker<Connection> closeIfIdle = connection -> {
             ServerSession current = session.get(connection);
+            if (current != null && current.waitingForClient()) {
+                idleClock.restart(connection);
+                return false;
+            }
             if (current != null && !current.closeIfIdle()) {
                 return false;
             }

@@ -1,0 +1,131 @@
+package dev.grizzlyboot.thrift;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import javax.net.ssl.SSLContext;
+
+import dev.grizzlyboot.thrift.client.ThriftClient;
+import dev.grizzlyboot.thrift.client.ThriftClientBuilder;
+import dev.grizzlyboot.thrift.server.IoStrategy;
+import dev.grizzlyboot.thrift.server.ThriftServer;
+import dev.grizzlyboot.thrift.server.ThriftServerBuilder;
+import dev.grizzlyboot.thrift.tutorial.Calculator;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * A client that pipelines requests and does not read the replies cannot make the server queue
+ * them without bound: once a connection's write queue is full the server stops reading it, so the
+ * client's writes stall, other connections are served, and every reply arrives once it reads.
+ */
+class UnreadRepliesTest {
+    private static final int PAYLOAD = 1 << 20;
+    /** 64 MB of replies: far more than the socket buffers and the server's bound together. */
+    private static final int CALLS = 64;
+    /**
+     * Calls the server may have answered while the client reads nothing: the kernel's buffers
+     * (up to 4 MB sent on loopback, a 64 KB receive buffer), the server's 1 MB bound and the calls
+     * already read when reading stopped, with room to spare; far below {@link #CALLS}.
+     */
+    private static final int MOST_CALLS_ANSWERED = 24;
+    /** Fixed, so the kernel does not grow it to tens of megabytes and take whole replies at once. */
+    private static final int SMALL_RECEIVE_BUFFER = 64 * 1024;
+
+    @ParameterizedTest
+    @EnumSource(IoStrategy.class)
+    void aClientThatDoesNotReadItsRepliesIsStoppedUntilItReads(IoStrategy strategy) throws Exception {
+        CalculatorHandler handler = new CalculatorHandler();
+        try (ThriftServer server = server(strategy, handler).build().start();
+             Socket stalled = new Socket()) {
+            pipelineWithoutReadingThenRead(server, handler, stalled, null);
+        }
+    }
+
+    /**
+     * A connection held because its client has not taken its replies yet is not idle: the client
+     * still has replies to read, and what they hold is bounded. It stays open for two idle
+     * timeouts and then delivers every reply.
+     */
+    @ParameterizedTest
+    @EnumSource(IoStrategy.class)
+    void aClientThatHasNotTakenItsRepliesIsNotIdle(IoStrategy strategy) throws Exception {
+        CalculatorHandler handler = new CalculatorHandler();
+        try (ThriftServer server = server(strategy, handler).idleTimeout(Duration.ofSeconds(1)).build().start();
+             Socket stalled = new Socket()) {
+            // Held for at least two seconds, two idle timeouts, before it reads. Not shorter: on a
+            // loaded machine a thread of the client or the server may not run for hundreds of
+            // milliseconds, and a connection left without a reply waiting is then rightly idle.
+            pipelineWithoutReadingThenRead(server, handler, stalled, null);
+        }
+    }
+
+    /**
+     * Connects {@code stalled} with a small receive buffer, pipelines {@link #CALLS} large echo
+     * requests on it without reading, checks that the server stops answering them well before the
+     * last while another connection is served, then reads every reply and checks it. With
+     * {@code tls}, the socket is layered over TLS after connecting.
+     */
+    static void pipelineWithoutReadingThenRead(ThriftServer server, CalculatorHandler handler, Socket stalled,
+                                               SSLContext tls) throws Exception {
+        stalled.setReceiveBufferSize(SMALL_RECEIVE_BUFFER);
+        stalled.connect(new InetSocketAddress("127.0.0.1", server.port()));
+        Socket socket = tls == null ? stalled
+                : tls.getSocketFactory().createSocket(stalled, "127.0.0.1", server.port(), true);
+        CompletableFuture<Void> writer = RawFrames.pipelineEchoRequests(socket, CALLS, UnreadRepliesTest::payload);
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> handler.calls.get() > 0);
+        // Unbounded, the server would answer all 64 calls within this time.
+        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            assertThat(handler.calls.get()).as("calls answered while the client reads nothing")
+                    .isLessThanOrEqualTo(MOST_CALLS_ANSWERED);
+            assertThat(writer).as("the client's writes, all taken by the server").isNotDone();
+        });
+
+        try (ThriftClient client = otherClient(server, tls)) {
+            Calculator.Iface other = client.proxy(Calculator.Iface.class);
+            assertThat(other.add(2, 3)).isEqualTo(5);
+            assertThat(other.echo(ByteBuffer.wrap(payload(0)))).isEqualTo(ByteBuffer.wrap(payload(0)));
+        }
+
+        assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
+            for (int seqId = 1; seqId <= CALLS; seqId++) {
+                RawFrames.Reply reply = RawFrames.readBinaryReply(socket);
+                assertThat(reply.seqId()).isEqualTo(seqId);
+                Calculator.echo_result result = new Calculator.echo_result();
+                result.read(reply.result());
+                assertThat(Arrays.equals(result.getSuccess(), payload(seqId))).as("payload of call %d", seqId).isTrue();
+            }
+        });
+        writer.get(5, TimeUnit.SECONDS);
+    }
+
+    private static ThriftServerBuilder server(IoStrategy strategy, CalculatorHandler handler) {
+        return ThriftServer.builder(new Calculator.Processor<>(handler))
+                .host("127.0.0.1").port(0).ioStrategy(strategy).workerThreads(4);
+    }
+
+    private static ThriftClient otherClient(ThriftServer server, SSLContext tls) {
+        ThriftClientBuilder builder = ThriftClient.builder().server("127.0.0.1", server.port())
+                .readTimeout(Duration.ofSeconds(10));
+        return (tls == null ? builder : builder.tls(tls, true)).build();
+    }
+
+    /** A payload whose bytes depend on the call, so a reply of another call or a shifted one shows. */
+    private static byte[] payload(int seqId) {
+        byte[] payload = new byte[PAYLOAD + seqId];
+        for (int i = 0; i < payload.length; i++) {
+            payload[i] = (byte) (i * 31 + seqId);
+        }
+        return payload;
+    }
+}
