@@ -29,6 +29,7 @@ import org.apache.thrift.transport.layered.TFramedTransport;
 enum BenchServer {
     GRIZZLY_WORKER("grizzly-boot (worker-thread)", IoStrategy.WORKER_THREAD),
     GRIZZLY_CONNECTION_QUEUE("grizzly-boot (connection-queue)", IoStrategy.CONNECTION_QUEUE),
+    GRIZZLY_CONNECTION_READER("grizzly-boot (connection-reader)", IoStrategy.CONNECTION_READER),
     GRIZZLY_SAME_THREAD("grizzly-boot (same-thread)", IoStrategy.SAME_THREAD),
     GRIZZLY_LEADER_FOLLOWER("grizzly-boot (leader-follower)", IoStrategy.LEADER_FOLLOWER),
     THREAD_POOL("libthrift TThreadPoolServer") {

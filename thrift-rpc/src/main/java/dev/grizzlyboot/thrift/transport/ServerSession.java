@@ -51,12 +51,20 @@ final class ServerSession {
     private boolean tooManyReplies;
     /** Guarded by this. */
     private boolean readPaused;
+    /** A worker reads the connection instead of its selector thread; guarded by this. */
+    private boolean heldByReader;
+    /** Null unless this session frames its own requests (the connection-reader strategy). */
+    final FrameAssembler assembler;
+    /** Null unless a worker may hold the connection. */
+    final ConnectionReader reader;
 
     ServerSession(Connection<?> connection, TConfiguration configuration, TProtocolFactory protocols,
-                  CallObserver observer, String defaultService, FrameWriteQueue direct, IdleClock idleClock)
-            throws TTransportException {
+                  CallObserver observer, String defaultService, FrameWriteQueue direct, IdleClock idleClock,
+                  ThriftFrameFilter ownFraming) throws TTransportException {
         this.connection = connection;
         this.idleClock = idleClock;
+        assembler = ownFraming != null ? new FrameAssembler(ownFraming) : null;
+        reader = ownFraming != null && direct != null ? new ConnectionReader(this, (NIOConnection) connection) : null;
         backlog = connection instanceof NIOConnection nio ? new ReplyBacklog(nio) : null;
         transport = new ServerFrameTransport(connection, configuration, direct, idleClock);
         TProtocol wireIn = protocols.getProtocol(transport);
@@ -158,6 +166,33 @@ final class ServerSession {
         return tooManyReplies;
     }
 
+    /**
+     * Hands reading from the selector thread to a worker; call it on the selector thread between
+     * two selects. Refuses while a call is pending (the selector has queued more), while reading
+     * is paused, and once closing.
+     */
+    synchronized boolean takeFromSelector() {
+        if (pending.get() != 0 || readPaused || !connection.isOpen()) {
+            return false;
+        }
+        heldByReader = true;
+        setReading(false);
+        return true;
+    }
+
+    /** Hands reading back to the selector thread, which reads right away unless reading is paused. */
+    synchronized void giveToSelector() {
+        heldByReader = false;
+        if (!readPaused) {
+            setReading(true);
+        }
+    }
+
+    /** True while the worker that holds the connection may go on reading it. */
+    synchronized boolean mayRead() {
+        return !readPaused && pending.get() != CLOSING;
+    }
+
     /** Returns true if no call was pending and the session is now closing; false while calls are pending. */
     boolean closeIfIdle() {
         return pending.compareAndSet(0, CLOSING) || pending.get() == CLOSING;
@@ -168,7 +203,10 @@ final class ServerSession {
         boolean pause = tooManyCalls || tooManyReplies;
         if (pause != readPaused) {
             readPaused = pause;
-            setReading(!pause);
+            if (!heldByReader) {
+                // A worker that holds the connection sees the pause after its call and gives it back paused.
+                setReading(!pause);
+            }
         }
     }
 
