@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -70,6 +71,68 @@ class ConnectionReaderTest {
             out.flush();
             assertReply(socket, expected);
             assertThat(handler.calls.get()).isEqualTo(seqId - 1);
+        }
+    }
+
+    /**
+     * Requests written in small uneven pieces while replies are read, on more connections than
+     * workers: workers finish calls, ask for their connections and hand them back all the time.
+     */
+    @Test
+    void repliesStayMatchedWhenManyConnectionsPipelineInSmallPieces() throws Exception {
+        CalculatorHandler handler = new CalculatorHandler();
+        int connections = 6;
+        int calls = 1500;
+        ExecutorService clients = Executors.newFixedThreadPool(2 * connections);
+        try (ThriftServer server = server(handler, 3)) {
+            List<CompletableFuture<Void>> readers = new ArrayList<>();
+            List<Socket> sockets = new ArrayList<>();
+            for (int c = 0; c < connections; c++) {
+                Socket socket = new Socket("127.0.0.1", server.port());
+                socket.setTcpNoDelay(true);
+                sockets.add(socket);
+                Random random = new Random(c);
+                CompletableFuture.runAsync(() -> writeInPieces(socket, calls, random), clients);
+                readers.add(CompletableFuture.runAsync(() -> {
+                    try {
+                        for (int seqId = 1; seqId <= calls; seqId++) {
+                            assertReply(socket, seqId);
+                        }
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                }, clients));
+            }
+            try {
+                assertTimeoutPreemptively(Duration.ofSeconds(60),
+                        () -> CompletableFuture.allOf(readers.toArray(CompletableFuture[]::new)).get());
+            } finally {
+                for (Socket socket : sockets) {
+                    socket.close();
+                }
+            }
+            assertThat(handler.calls.get()).isEqualTo(connections * calls);
+        } finally {
+            clients.shutdownNow();
+        }
+    }
+
+    private static void writeInPieces(Socket socket, int calls, Random random) {
+        try {
+            ByteArrayOutputStream requests = new ByteArrayOutputStream();
+            for (int seqId = 1; seqId <= calls; seqId++) {
+                requests.write(RawFrames.addRequest(seqId, seqId, 1000));
+            }
+            byte[] all = requests.toByteArray();
+            OutputStream out = socket.getOutputStream();
+            for (int from = 0; from < all.length; ) {
+                int piece = Math.min(all.length - from, 1 + random.nextInt(120));
+                out.write(all, from, piece);
+                out.flush();
+                from += piece;
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
         }
     }
 

@@ -102,16 +102,13 @@ final class ConnectionReader {
     }
 
     /**
-     * Waits up to {@code idleMillis} for bytes and reads them into {@code assembler}.
+     * Waits up to {@code idleMillis} for bytes and reads them into {@code assembler}. Waits first:
+     * a request rarely follows its reply at once, and a select finds bytes already there anyway.
      *
      * @return the bytes read, 0 if none came in time or the wait was woken, -1 at the end of the stream
      * @throws IOException if the connection failed or closed
      */
     int read(FrameAssembler assembler, long idleMillis) throws IOException {
-        int read = assembler.readFrom(channel);
-        if (read != 0) {
-            return read;
-        }
         try {
             if (waiting.select(idleMillis) == 0) {
                 return 0;

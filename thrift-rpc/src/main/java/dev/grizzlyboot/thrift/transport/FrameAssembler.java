@@ -43,7 +43,8 @@ final class FrameAssembler {
     }
 
     /**
-     * Reads what {@code channel} has now, at most a frame's worth or the free space.
+     * Reads what {@code channel} has now, as much as the free space takes (at least
+     * {@value #READ_SPACE} bytes, more while a large frame grows the array).
      *
      * @return the bytes read, 0 if none were ready, or -1 at the end of the stream
      */
@@ -71,12 +72,9 @@ final class FrameAssembler {
         if (!limits.accepts(length, connection)) {
             return REFUSED;
         }
-        if (available - ThriftFrameFilter.HEADER_SIZE < length) {
-            // Room for the whole frame now, so that later reads take it without growing in steps.
-            makeRoom(ThriftFrameFilter.HEADER_SIZE + length - available);
-            return 0;
-        }
-        return length;
+        // Space grows with the bytes that arrive, never ahead of them: a length alone, however
+        // large, sets nothing aside.
+        return available - ThriftFrameFilter.HEADER_SIZE < length ? 0 : length;
     }
 
     /**

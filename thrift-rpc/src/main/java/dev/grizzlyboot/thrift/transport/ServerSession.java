@@ -168,11 +168,12 @@ final class ServerSession {
 
     /**
      * Hands reading from the selector thread to a worker; call it on the selector thread between
-     * two selects. Refuses while a call is pending (the selector has queued more), while reading
+     * two selects. Refuses while another worker holds it (two may finish a call and ask before
+     * either is answered), while a call is pending (the selector has queued more), while reading
      * is paused, and once closing.
      */
     synchronized boolean takeFromSelector() {
-        if (pending.get() != 0 || readPaused || !connection.isOpen()) {
+        if (heldByReader || pending.get() != 0 || readPaused || !connection.isOpen()) {
             return false;
         }
         heldByReader = true;

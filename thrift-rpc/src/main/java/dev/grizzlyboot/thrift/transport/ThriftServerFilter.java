@@ -77,6 +77,8 @@ public final class ThriftServerFilter extends BaseFilter {
     private final int workerLimit;
     /** Queue runs started and not finished, including workers holding a connection. */
     private final AtomicInteger busyWorkers = new AtomicInteger();
+    /** The connections workers hold, so that a shortage of workers can make one give its connection back. */
+    private final Set<ConnectionReader> held = ConcurrentHashMap.newKeySet();
     private final Attribute<ServerSession> session =
             AttributeBuilder.DEFAULT_ATTRIBUTE_BUILDER.createAttribute(ThriftServerFilter.class.getName() + ".session");
     private final Set<Connection<?>> connections = ConcurrentHashMap.newKeySet();
@@ -258,7 +260,13 @@ public final class ThriftServerFilter extends BaseFilter {
     }
 
     private void startWorker(ServerSession current) {
-        busyWorkers.incrementAndGet();
+        if (busyWorkers.incrementAndGet() > workerLimit) {
+            // A worker waiting on a connection it holds would otherwise notice only at its idle time.
+            for (ConnectionReader holder : held) {
+                holder.wakeUp();
+                break;
+            }
+        }
         try {
             current.connection.getTransport().getWorkerThreadPool().execute(() -> {
                 try {
@@ -304,12 +312,14 @@ public final class ThriftServerFilter extends BaseFilter {
         if (workersShort() || !current.reader.takeOver()) {
             return;
         }
+        held.add(current.reader);
         try {
             readAndRun(current);
         } catch (IOException e) {
             log.debug("closing {}: reading failed", current.connection.getPeerAddress(), e);
             current.connection.closeSilently();
         } finally {
+            held.remove(current.reader);
             current.reader.giveBack();
         }
     }
