@@ -21,7 +21,9 @@ import org.glassfish.grizzly.nio.NIOConnection;
  * the client has not taken yet. A drain moves a session with no pending call to CLOSING, so a
  * call can never start on a connection that is being closed. The selector thread calls
  * {@link #offer}, one worker at a time runs the queue; reading stops while too many calls are
- * pending or too many reply bytes are queued, and resumes only when neither holds.
+ * pending or too many reply bytes are queued, and resumes only when neither holds. With
+ * connection readers, at most one worker at a time holds the connection and reads it instead of
+ * the selector thread; a pause then leaves the selector's interest alone until it gives it back.
  */
 final class ServerSession {
     private static final int CLOSING = -1;
