@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.Random;
 
 import dev.grizzlyboot.thrift.client.ThriftClient;
+import dev.grizzlyboot.thrift.server.IoStrategy;
 import dev.grizzlyboot.thrift.server.ThriftServer;
 import dev.grizzlyboot.thrift.tutorial.Calculator;
 import org.apache.thrift.protocol.TBinaryProtocol;
@@ -21,24 +22,33 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 
-/** Malformed, oversized, partial and abandoned input: each closes only the offending connection. */
+/**
+ * Malformed, oversized, partial and abandoned input: each closes only the offending connection.
+ * Subclasses run the same input against another strategy.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class BadInputTest {
     private static final int MAX_FRAME = 1024;
     private static final Duration CLOSED_WITHIN = Duration.ofSeconds(5);
 
-    private static final CalculatorHandler handler = new CalculatorHandler();
-    private static ThriftServer server;
+    private final CalculatorHandler handler = new CalculatorHandler();
+    private ThriftServer server;
+
+    IoStrategy strategy() {
+        return IoStrategy.CONNECTION_QUEUE;
+    }
 
     @BeforeAll
-    static void start() {
+    void start() {
         server = ThriftServer.builder(new Calculator.Processor<>(handler))
-                .host("127.0.0.1").port(0).maxFrameSize(MAX_FRAME).idleTimeout(Duration.ofMillis(400))
-                .build().start();
+                .host("127.0.0.1").port(0).ioStrategy(strategy()).maxFrameSize(MAX_FRAME)
+                .idleTimeout(Duration.ofMillis(400)).build().start();
     }
 
     @AfterAll
-    static void stop() {
+    void stop() {
         server.close();
     }
 
@@ -155,14 +165,14 @@ class BadInputTest {
         await().atMost(CLOSED_WITHIN).until(() -> handler.slowCallsFinished.get() == finishedBefore + 1);
     }
 
-    private static void assertLengthCloses(int length) throws Exception {
+    private void assertLengthCloses(int length) throws Exception {
         try (Socket socket = connect()) {
             new DataOutputStream(socket.getOutputStream()).writeInt(length);
             await().atMost(CLOSED_WITHIN).until(() -> RawFrames.closedByServer(socket));
         }
     }
 
-    private static Socket connect() throws Exception {
+    private Socket connect() throws Exception {
         return new Socket("127.0.0.1", server.port());
     }
 }

@@ -15,6 +15,8 @@ import dev.grizzlyboot.thrift.server.IoStrategy;
 import dev.grizzlyboot.thrift.server.ThriftServer;
 import dev.grizzlyboot.thrift.tutorial.Calculator;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 class GracefulStopTest {
 
@@ -45,11 +47,12 @@ class GracefulStopTest {
         }
     }
 
-    @Test
-    void callsQueuedBehindARunningCallAlsoReplyBeforeTheConnectionCloses() throws Exception {
+    @ParameterizedTest
+    @EnumSource(value = IoStrategy.class, names = {"CONNECTION_QUEUE", "CONNECTION_READER"})
+    void callsQueuedBehindARunningCallAlsoReplyBeforeTheConnectionCloses(IoStrategy strategy) throws Exception {
         CalculatorHandler handler = new CalculatorHandler();
         ThriftServer server = ThriftServer.builder(new Calculator.Processor<>(handler))
-                .host("127.0.0.1").port(0).ioStrategy(IoStrategy.CONNECTION_QUEUE).build().start();
+                .host("127.0.0.1").port(0).ioStrategy(strategy).build().start();
         try (Socket socket = new Socket("127.0.0.1", server.port())) {
             ByteArrayOutputStream requests = new ByteArrayOutputStream();
             requests.write(RawFrames.addRequest(1, CalculatorHandler.SLEEP, 500));

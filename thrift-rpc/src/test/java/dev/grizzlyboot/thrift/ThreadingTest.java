@@ -32,7 +32,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 class ThreadingTest {
 
     @ParameterizedTest
-    @EnumSource(value = IoStrategy.class, names = {"WORKER_THREAD", "CONNECTION_QUEUE", "LEADER_FOLLOWER"})
+    @EnumSource(value = IoStrategy.class, names = {"WORKER_THREAD", "CONNECTION_QUEUE", "CONNECTION_READER", "LEADER_FOLLOWER"})
     void blockedHandlersDoNotStallOtherConnections(IoStrategy strategy) throws Exception {
         BlockingPing handler = new BlockingPing(2);
         // One selector thread: if a handler ran on it, the add below could never be read.
@@ -64,7 +64,7 @@ class ThreadingTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = IoStrategy.class, names = {"WORKER_THREAD", "CONNECTION_QUEUE", "LEADER_FOLLOWER"})
+    @EnumSource(value = IoStrategy.class, names = {"WORKER_THREAD", "CONNECTION_QUEUE", "CONNECTION_READER", "LEADER_FOLLOWER"})
     void libthriftClientsKeepBeingServedWhileAHandlerBlocks(IoStrategy strategy) throws Exception {
         BlockingPing handler = new BlockingPing(1);
         ExecutorService blockedCaller = Executors.newSingleThreadExecutor();

@@ -19,6 +19,14 @@ public enum IoStrategy {
      * handlers, with one thread hand-off per call and no re-arming of the selector in between.
      */
     CONNECTION_QUEUE(SameThreadIOStrategy.getInstance()),
+    /**
+     * As {@link #CONNECTION_QUEUE}, and the worker that emptied a connection's queue keeps the
+     * connection: it waits for the next request on a selector of its own and runs it without a
+     * hand-off, until the connection is idle for a few milliseconds or other connections wait for
+     * a worker. Safe for blocking handlers, which hold up only their own connection. Plain TCP
+     * only; with TLS it works as {@link #CONNECTION_QUEUE}.
+     */
+    CONNECTION_READER(SameThreadIOStrategy.getInstance()),
     /** A worker pool thread runs the handler while selectors keep serving I/O: safe for blocking handlers. */
     WORKER_THREAD(WorkerThreadIOStrategy.getInstance()),
     /** The selector thread hands selecting to a pool thread, then runs the handler itself: fewer hand-offs under load. */
@@ -39,6 +47,10 @@ public enum IoStrategy {
     }
 
     boolean queuesCalls() {
-        return this == CONNECTION_QUEUE;
+        return this == CONNECTION_QUEUE || this == CONNECTION_READER;
+    }
+
+    boolean holdsConnections() {
+        return this == CONNECTION_READER;
     }
 }

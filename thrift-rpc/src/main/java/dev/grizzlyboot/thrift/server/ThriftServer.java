@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -45,6 +46,8 @@ public final class ThriftServer implements AutoCloseable {
 
     private final ServerSettings settings;
     private final ThriftServerFilter serverFilter;
+    /** Null when the server filter frames requests itself (connection readers). */
+    private final ThriftFrameFilter frameFilter;
     private TCPNIOTransport transport;
     private DelayedExecutor idleChecks;
     private InetSocketAddress boundAddress;
@@ -55,8 +58,16 @@ public final class ThriftServer implements AutoCloseable {
         this.settings = settings;
         TConfiguration configuration = new TConfiguration(
                 settings.maxFrameSize, settings.maxFrameSize, TConfiguration.DEFAULT_RECURSION_DEPTH);
-        this.serverFilter = new ThriftServerFilter(settings.processor, settings.protocol.factory(), configuration,
-                settings.callObserver, settings.ioStrategy.queuesCalls());
+        ThriftFrameFilter framing = new ThriftFrameFilter(settings.maxFrameSize);
+        if (settings.ioStrategy.holdsConnections() && settings.sslContext == null) {
+            this.frameFilter = null;
+            this.serverFilter = new ThriftServerFilter(settings.processor, settings.protocol.factory(), configuration,
+                    settings.callObserver, framing, workerLimit(settings));
+        } else {
+            this.frameFilter = framing;
+            this.serverFilter = new ThriftServerFilter(settings.processor, settings.protocol.factory(), configuration,
+                    settings.callObserver, settings.ioStrategy.queuesCalls());
+        }
     }
 
     /**
@@ -93,7 +104,10 @@ public final class ThriftServer implements AutoCloseable {
                     new SSLEngineConfigurator(settings.sslContext, false, settings.needClientAuth, false),
                     new SSLEngineConfigurator(settings.sslContext, true, false, false)));
         }
-        chain.add(new ThriftFrameFilter(settings.maxFrameSize)).add(serverFilter);
+        if (frameFilter != null) {
+            chain.add(frameFilter);
+        }
+        chain.add(serverFilter);
 
         TCPNIOTransportBuilder builder = TCPNIOTransportBuilder.newInstance()
                 .setName("grizzlyboot-thrift-server")
@@ -217,6 +231,14 @@ public final class ThriftServer implements AutoCloseable {
             idleChecks.stop();
             idleChecks.destroy();
         }
+    }
+
+    /** The most threads the worker pool runs; unbounded for a given executor of unknown size. */
+    private static int workerLimit(ServerSettings settings) {
+        if (settings.workerExecutor == null) {
+            return settings.workerThreads;
+        }
+        return settings.workerExecutor instanceof ThreadPoolExecutor pool ? pool.getMaximumPoolSize() : Integer.MAX_VALUE;
     }
 
     /** Checks often enough that a connection closes within about a quarter of its timeout late. */

@@ -9,7 +9,8 @@ import org.glassfish.grizzly.Connection;
  * The server side of one connection: reads the request frame being processed and writes the
  * reply to the connection, straight to its write queue on plain TCP ({@link FrameWriteQueue}) and
  * through the filter chain otherwise (TLS). Used by one call at a time, as Grizzly never processes
- * two reads of one connection at once and a queued connection's calls run one after another.
+ * two reads of one connection at once, a queued connection's calls run one after another, and a
+ * worker holding a connection is its only reader.
  */
 final class ServerFrameTransport extends FrameTransport {
     /** Null when replies go through the filter chain. */

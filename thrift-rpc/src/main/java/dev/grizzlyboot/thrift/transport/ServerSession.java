@@ -22,7 +22,9 @@ import org.glassfish.grizzly.nio.NIOTransport;
  * the client has not taken yet. A drain moves a session with no pending call to CLOSING, so a
  * call can never start on a connection that is being closed. The selector thread calls
  * {@link #offer}, one worker at a time runs the queue; reading stops while too many calls are
- * pending or too many reply bytes are queued, and resumes only when neither holds.
+ * pending or too many reply bytes are queued, and resumes only when neither holds. With
+ * connection readers, at most one worker at a time holds the connection and reads it instead of
+ * the selector thread; a pause then leaves the selector's interest alone until it gives it back.
  */
 final class ServerSession {
     private static final int CLOSING = -1;
@@ -50,11 +52,19 @@ final class ServerSession {
     private boolean tooManyReplies;
     /** Guarded by this. */
     private boolean readPaused;
+    /** A worker reads the connection instead of its selector thread; guarded by this. */
+    private boolean heldByReader;
+    /** Null unless this session frames its own requests (the connection-reader strategy). */
+    final FrameAssembler assembler;
+    /** Null unless a worker may hold the connection. */
+    final ConnectionReader reader;
 
     ServerSession(Connection<?> connection, TConfiguration configuration, TProtocolFactory protocols,
-                  CallObserver observer, String defaultService, FrameWriteQueue direct, IdleClock idleClock)
-            throws TTransportException {
+                  CallObserver observer, String defaultService, FrameWriteQueue direct, IdleClock idleClock,
+                  ThriftFrameFilter ownFraming) throws TTransportException {
         this.connection = connection;
+        assembler = ownFraming != null ? new FrameAssembler(ownFraming) : null;
+        reader = ownFraming != null && direct != null ? new ConnectionReader(this, (NIOConnection) connection) : null;
         backlog = connection instanceof NIOConnection nio ? new ReplyBacklog(nio) : null;
         transport = new ServerFrameTransport(connection, configuration, direct, idleClock);
         TProtocol wireIn = protocols.getProtocol(transport);
@@ -128,7 +138,7 @@ final class ServerSession {
      * each call, so that no reply is made while more than {@link ReplyBacklog#LIMIT} bytes wait.
      */
     boolean pauseWhileBacklogFull(Runnable drained) {
-        if (backlog == null || !backlog.full()) {
+        if (!backlogFull()) {
             return false;
         }
         synchronized (this) {
@@ -145,12 +155,45 @@ final class ServerSession {
         return true;
     }
 
+    /** True while the connection's write queue holds more than {@link ReplyBacklog#LIMIT} bytes of replies. */
+    boolean backlogFull() {
+        return backlog != null && backlog.full();
+    }
+
     /**
      * True while replies wait in the write queue for the client to take them: the connection is
      * not idle then, as its client still has replies to read, and what they hold is bounded.
      */
     boolean waitingForClient() {
         return backlog != null && backlog.waiting();
+    }
+
+    /**
+     * Hands reading from the selector thread to a worker; call it on the selector thread between
+     * two selects. Refuses while another worker holds it (two may finish a call and ask before
+     * either is answered), while a call is pending (the selector has queued more), while reading
+     * is paused, and once closing.
+     */
+    synchronized boolean takeFromSelector() {
+        if (heldByReader || pending.get() != 0 || readPaused || !connection.isOpen()) {
+            return false;
+        }
+        heldByReader = true;
+        setReading(false);
+        return true;
+    }
+
+    /** Hands reading back to the selector thread, which reads right away unless reading is paused. */
+    synchronized void giveToSelector() {
+        heldByReader = false;
+        if (!readPaused) {
+            setReading(true);
+        }
+    }
+
+    /** True while the worker that holds the connection may go on reading it. */
+    synchronized boolean mayRead() {
+        return !readPaused && pending.get() != CLOSING;
     }
 
     /** Returns true if no call was pending and the session is now closing; false while calls are pending. */
@@ -163,7 +206,10 @@ final class ServerSession {
         boolean pause = tooManyCalls || tooManyReplies;
         if (pause != readPaused) {
             readPaused = pause;
-            setReading(!pause);
+            if (!heldByReader) {
+                // A worker that holds the connection sees the pause after its call and gives it back paused.
+                setReading(!pause);
+            }
         }
     }
 
@@ -187,9 +233,12 @@ final class ServerSession {
         }
     }
 
-    /** Runs on the selector thread: turns read interest on unless reading was paused again since. */
+    /**
+     * Runs on the selector thread: turns read interest on unless reading was paused again since,
+     * or a worker took the connection meanwhile (two readers would split its frames).
+     */
     private synchronized boolean readUnlessPaused() throws IOException {
-        if (!readPaused) {
+        if (!readPaused && !heldByReader) {
             connection.enableIOEvent(IOEvent.READ);
         }
         return true;

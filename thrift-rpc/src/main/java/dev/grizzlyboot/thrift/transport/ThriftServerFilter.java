@@ -8,6 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.grizzlyboot.thrift.observation.CallObserver;
 import org.apache.thrift.TAsyncProcessor;
@@ -49,9 +50,21 @@ import org.slf4j.LoggerFactory;
  * failure closes that connection only. While a connection's write queue holds more than 1 MB of
  * replies its client has not taken, no further reply is made and nothing more is read from it
  * until the queue is half empty.
+ *
+ * <p>With connection readers (plain TCP only) the filter frames requests itself and queues them
+ * like call queueing; in addition the worker that emptied a connection's queue keeps the
+ * connection and waits for its next request on a selector of its own, running calls as they
+ * arrive without a hand-off, until the connection is idle for a few milliseconds, reading pauses,
+ * or other connections wait for a worker. Then the selector thread reads it again.
  */
 public final class ThriftServerFilter extends BaseFilter {
     private static final Logger log = LoggerFactory.getLogger(ThriftServerFilter.class);
+    /**
+     * How long a worker holding a connection waits for its next request before giving it back:
+     * long against a round trip, so a busy connection stays, short enough that an idle one frees
+     * its worker soon.
+     */
+    private static final long READER_IDLE_MILLIS = 5;
 
     private final TProcessor processor;
     private final TProtocolFactory protocols;
@@ -59,6 +72,14 @@ public final class ThriftServerFilter extends BaseFilter {
     private final CallObserver observer;
     private final String defaultService;
     private final boolean queueCalls;
+    /** Null unless this filter frames requests itself and workers may hold connections. */
+    private final ThriftFrameFilter ownFraming;
+    /** Workers the pool runs at most; while more are wanted, workers give their connections back. */
+    private final int workerLimit;
+    /** Queue runs started and not finished, including workers holding a connection. */
+    private final AtomicInteger busyWorkers = new AtomicInteger();
+    /** The connections workers hold, so that a shortage of workers can make one give its connection back. */
+    private final Set<ConnectionReader> held = ConcurrentHashMap.newKeySet();
     private final Attribute<ServerSession> session =
             AttributeBuilder.DEFAULT_ATTRIBUTE_BUILDER.createAttribute(ThriftServerFilter.class.getName() + ".session");
     private final Set<Connection<?>> connections = ConcurrentHashMap.newKeySet();
@@ -110,6 +131,31 @@ public final class ThriftServerFilter extends BaseFilter {
      */
     public ThriftServerFilter(TProcessor processor, TProtocolFactory protocols, TConfiguration configuration,
                               CallObserver observer, boolean queueCalls) {
+        this(processor, protocols, configuration, observer, queueCalls, null, Integer.MAX_VALUE);
+    }
+
+    /**
+     * Creates a filter with connection readers: it frames requests itself by {@code framing}'s
+     * limits, queues them per connection on the transport's worker pool, and lets the worker that
+     * emptied a connection's queue keep reading that connection. Put it right after the transport
+     * filter (and the idle filter it makes), without a {@link ThriftFrameFilter}, on plain TCP.
+     *
+     * @param processor     a blocking processor, for example {@code new Calculator.Processor<>(handler)}
+     * @param protocols     the wire protocol inside each frame
+     * @param configuration message-size and recursion limits for every request
+     * @param observer      told about each call with its service and method; null for none
+     * @param framing       the frame limits to apply; it is not added to the chain
+     * @param workerLimit   how many threads the worker pool runs at most, {@link Integer#MAX_VALUE} if unbounded
+     * @throws IllegalArgumentException if {@code processor} is an asynchronous processor
+     */
+    public ThriftServerFilter(TProcessor processor, TProtocolFactory protocols, TConfiguration configuration,
+                              CallObserver observer, ThriftFrameFilter framing, int workerLimit) {
+        this(processor, protocols, configuration, observer, true, framing, workerLimit);
+    }
+
+    private ThriftServerFilter(TProcessor processor, TProtocolFactory protocols, TConfiguration configuration,
+                               CallObserver observer, boolean queueCalls, ThriftFrameFilter ownFraming,
+                               int workerLimit) {
         if (processor instanceof TAsyncProcessor) {
             throw new IllegalArgumentException(processor.getClass().getName()
                     + " is an asynchronous processor (TAsyncProcessor) and would never reply here; "
@@ -120,6 +166,8 @@ public final class ThriftServerFilter extends BaseFilter {
         this.configuration = configuration;
         this.observer = observer;
         this.queueCalls = queueCalls;
+        this.ownFraming = ownFraming;
+        this.workerLimit = workerLimit;
         Class<?> service = processor.getClass().getEnclosingClass();
         this.defaultService = service != null ? service.getSimpleName() : processor.getClass().getSimpleName();
     }
@@ -145,6 +193,10 @@ public final class ThriftServerFilter extends BaseFilter {
             return ctx.getStopAction();
         }
         Buffer frame = ctx.getMessage();
+        if (current.assembler != null) {
+            queueFrames(current, frame);
+            return ctx.getStopAction();
+        }
         if (queueCalls) {
             // The read buffer may be reused once this returns, so the queued frame is a copy.
             if (current.offer(Buffers.wrap(connection.getMemoryManager(), copyOf(frame)))) {
@@ -189,10 +241,48 @@ public final class ThriftServerFilter extends BaseFilter {
         return ctx.getSuspendAction();
     }
 
+    /**
+     * Adds what the selector thread read to the connection's partial frame and queues every frame
+     * now complete; the read buffer may be reused once this returns, so queued frames are copies.
+     */
+    private void queueFrames(ServerSession current, Buffer input) {
+        current.assembler.append(input);
+        queueCompleteFrames(current);
+    }
+
+    /** Queues every complete frame of the connection's assembler, starting a worker if none runs its queue. */
+    private void queueCompleteFrames(ServerSession current) {
+        FrameAssembler assembler = current.assembler;
+        Connection<?> connection = current.connection;
+        int length;
+        while ((length = assembler.nextLength(connection)) > 0) {
+            if (current.offer(assembler.takeCopy(connection, length))) {
+                startWorker(current);
+            }
+        }
+        if (length == FrameAssembler.REFUSED) {
+            connection.closeSilently();
+        }
+    }
+
     private void startWorker(ServerSession current) {
+        if (busyWorkers.incrementAndGet() > workerLimit) {
+            // A worker waiting on a connection it holds would otherwise notice only at its idle time.
+            for (ConnectionReader holder : held) {
+                holder.wakeUp();
+                break;
+            }
+        }
         try {
-            current.connection.getTransport().getWorkerThreadPool().execute(() -> runQueue(current));
+            current.connection.getTransport().getWorkerThreadPool().execute(() -> {
+                try {
+                    runQueue(current);
+                } finally {
+                    busyWorkers.decrementAndGet();
+                }
+            });
         } catch (RejectedExecutionException e) {
+            busyWorkers.decrementAndGet();
             log.debug("closing {}: the worker pool takes no more calls", current.connection.getPeerAddress(), e);
             current.connection.closeSilently();
         }
@@ -214,11 +304,106 @@ public final class ThriftServerFilter extends BaseFilter {
                 Buffer frame = current.nextFrame();
                 failed = failed || !run(current, frame);
             } while (endCall(current) > 0);
+            if (!failed && current.reader != null) {
+                keepReading(current);
+            }
         } catch (Error e) {
             // The queue's count is now wrong, so nothing more may be read from this connection.
             current.connection.closeSilently();
             throw e;
         }
+    }
+
+    /**
+     * Holds the connection on this worker, reading and running its requests, and gives it back to
+     * the selector thread when it is idle, reading pauses, it closes, or the pool is short.
+     */
+    private void keepReading(ServerSession current) {
+        if (workersShort() || !current.reader.takeOver()) {
+            return;
+        }
+        held.add(current.reader);
+        try {
+            readAndRun(current);
+        } catch (IOException e) {
+            log.debug("closing {}: reading failed", current.connection.getPeerAddress(), e);
+            current.connection.closeSilently();
+        } finally {
+            held.remove(current.reader);
+            current.reader.giveBack();
+        }
+    }
+
+    private void readAndRun(ServerSession current) throws IOException {
+        FrameAssembler assembler = current.assembler;
+        Connection<?> connection = current.connection;
+        while (true) {
+            int length = assembler.nextLength(connection);
+            if (length > 0) {
+                if (!runReceived(current, length)) {
+                    return;
+                }
+                length = assembler.nextLength(connection);
+            }
+            if (length == FrameAssembler.REFUSED) {
+                connection.closeSilently();
+                return;
+            }
+            if (!connection.isOpen() || !current.mayRead() || workersShort()) {
+                return;
+            }
+            int read = current.reader.read(assembler, READER_IDLE_MILLIS);
+            if (read < 0) {
+                connection.closeSilently();
+                return;
+            }
+            if (read == 0) {
+                return;
+            }
+            IdleClock clock = idleClock;
+            if (clock != null) {
+                clock.restart(connection);
+            }
+        }
+    }
+
+    /**
+     * Runs the next frame of {@code length} bytes and every complete one received after it, as one
+     * pending call, so that a drain lets them all reply as it lets queued calls; returns false if a
+     * call failed, the connection is closing, or its backlog is full. Then the frames not run go to
+     * the connection's queue, whose worker waits for the client to take its replies first.
+     */
+    private boolean runReceived(ServerSession current, int length) {
+        if (!current.beginCall()) {
+            return false;
+        }
+        boolean backlogFull = false;
+        try {
+            int next = length;
+            do {
+                if (current.backlogFull()) {
+                    backlogFull = true;
+                    break;
+                }
+                // The view is only valid until the assembler moves its bytes, so the call runs first.
+                if (!run(current, current.assembler.takeView(current.connection, next))) {
+                    return false;
+                }
+                next = current.assembler.nextLength(current.connection);
+            } while (next > 0);
+        } finally {
+            endCall(current);
+        }
+        if (backlogFull) {
+            queueCompleteFrames(current);
+            return false;
+        }
+        return true;
+    }
+
+    /** True while more queue runs are wanted than the pool has threads. */
+    private boolean workersShort() {
+        return busyWorkers.get() > workerLimit;
     }
 
     /** Runs one call; returns false if it failed and the connection was closed. */
@@ -331,7 +516,8 @@ public final class ThriftServerFilter extends BaseFilter {
             return null;
         }
         int self = chain.indexOf(this);
-        if (self < 1 || !(chain.get(self - 1) instanceof ThriftFrameFilter)) {
+        boolean framed = ownFraming != null || self >= 1 && chain.get(self - 1) instanceof ThriftFrameFilter;
+        if (!framed) {
             return null;
         }
         for (Filter filter : chain) {
@@ -354,8 +540,12 @@ public final class ThriftServerFilter extends BaseFilter {
         ServerSession current = session.get(connection);
         if (current == null) {
             IdleClock clock = idleClock;
+            FrameWriteQueue direct = directWriter(connection, clock);
+            if (ownFraming != null && direct == null) {
+                throw new TException("a filter that frames requests itself needs a plain TCP chain without other filters");
+            }
             current = new ServerSession(connection, configuration, protocols, observer, defaultService,
-                    directWriter(connection, clock), clock);
+                    direct, clock, ownFraming);
             session.set(connection, current);
         }
         return current;

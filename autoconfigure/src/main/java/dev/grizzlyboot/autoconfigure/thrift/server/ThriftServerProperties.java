@@ -29,7 +29,9 @@ public class ThriftServerProperties {
 
     /**
      * Which thread runs handlers: connection-queue (a worker runs each connection's queued calls in
-     * order), worker-thread, leader-follower, or same-thread (the selector; never for blocking handlers).
+     * order), connection-reader (as connection-queue, and a worker keeps reading a busy connection
+     * itself; plain TCP), worker-thread, leader-follower, or same-thread (the selector; never for
+     * blocking handlers).
      */
     private IoStrategy ioStrategy = IoStrategy.CONNECTION_QUEUE;
 

@@ -1,0 +1,149 @@
+package dev.grizzlyboot.thrift.transport;
+
+import java.io.IOException;
+import java.nio.channels.ClosedSelectorException;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+
+import org.glassfish.grizzly.CompletionHandler;
+import org.glassfish.grizzly.nio.NIOConnection;
+import org.glassfish.grizzly.nio.NIOTransport;
+import org.glassfish.grizzly.nio.SelectorHandler;
+
+/**
+ * Lets a worker thread take a plain TCP connection from its Grizzly selector and wait for the
+ * connection's next request on a selector of its own, so that the thread woken by a request is
+ * the one that runs it. The connection is read by exactly one side at a time: the worker takes it
+ * on the selector thread, between two selects, only while no call is pending, and gives it back by
+ * turning the selector's read interest on again, so bytes that arrive meanwhile wait in the socket
+ * for the selector. Thread-safe: {@link #wakeUp()} from any thread, the rest from the worker.
+ */
+final class ConnectionReader {
+    private final ServerSession session;
+    private final NIOConnection connection;
+    private final SocketChannel channel;
+    /** The selector the worker waits on while it holds the connection, or null. */
+    private volatile Selector waiting;
+
+    ConnectionReader(ServerSession session, NIOConnection connection) {
+        this.session = session;
+        this.connection = connection;
+        this.channel = (SocketChannel) connection.getChannel();
+        connection.addCloseListener((closed, type) -> wakeUp());
+    }
+
+    /**
+     * Takes the connection from its selector thread; returns false, leaving it there, if a call is
+     * pending, reading is paused, or the connection or the selector is closing. Waits for the
+     * selector thread to run the change, so no read of the connection is in progress on return.
+     */
+    boolean takeOver() {
+        CompletableFuture<Boolean> taken = new CompletableFuture<>();
+        SelectorHandler selectors = ((NIOTransport) connection.getTransport()).getSelectorHandler();
+        selectors.enque(connection.getSelectorRunner(), () -> {
+            taken.complete(session.takeFromSelector());
+            return true;
+        }, new CompletionHandler<>() {
+            @Override
+            public void cancelled() {
+                taken.complete(false);
+            }
+
+            @Override
+            public void failed(Throwable throwable) {
+                taken.complete(false);
+            }
+
+            @Override
+            public void completed(SelectorHandler.Task result) {
+                taken.complete(false);
+            }
+
+            @Override
+            public void updated(SelectorHandler.Task result) {
+                // Only the outcome matters.
+            }
+        });
+        boolean took;
+        try {
+            took = taken.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            // The selector thread may still hand the connection over; then it goes straight back.
+            taken.thenAccept(late -> {
+                if (late) {
+                    session.giveToSelector();
+                }
+            });
+            return false;
+        } catch (ExecutionException e) {
+            return false;
+        }
+        if (!took) {
+            return false;
+        }
+        try {
+            Selector own = Selector.open();
+            channel.register(own, SelectionKey.OP_READ);
+            waiting = own;
+        } catch (IOException | RuntimeException e) {
+            giveBack();
+            connection.closeSilently();
+            return false;
+        }
+        if (!connection.isOpen()) {
+            // A close that ran before this selector was visible found nothing to wake.
+            wakeUp();
+        }
+        return true;
+    }
+
+    /**
+     * Waits up to {@code idleMillis} for bytes and reads them into {@code assembler}. Waits first:
+     * a request rarely follows its reply at once, and a select finds bytes already there anyway.
+     *
+     * @return the bytes read, 0 if none came in time or the wait was woken, -1 at the end of the stream
+     * @throws IOException if the connection failed or closed
+     */
+    int read(FrameAssembler assembler, long idleMillis) throws IOException {
+        try {
+            if (waiting.select(idleMillis) == 0) {
+                return 0;
+            }
+            waiting.selectedKeys().clear();
+        } catch (ClosedSelectorException e) {
+            throw new IOException("the connection closed", e);
+        }
+        return assembler.readFrom(channel);
+    }
+
+    /** Gives the connection back to its selector thread; bytes that arrived meanwhile are read there. */
+    void giveBack() {
+        closeOwnSelector();
+        session.giveToSelector();
+    }
+
+    /** Wakes the worker waiting on the connection, if any, so it sees a close or a pause. */
+    void wakeUp() {
+        Selector own = waiting;
+        if (own != null) {
+            own.wakeup();
+        }
+    }
+
+    private void closeOwnSelector() {
+        Selector own = waiting;
+        waiting = null;
+        if (own == null) {
+            return;
+        }
+        try {
+            own.close();
+        } catch (IOException e) {
+            // Closing deregisters the channel either way; nothing else holds the selector.
+        }
+    }
+}

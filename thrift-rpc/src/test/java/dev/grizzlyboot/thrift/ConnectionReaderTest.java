@@ -1,0 +1,236 @@
+package dev.grizzlyboot.thrift;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+import dev.grizzlyboot.thrift.server.IoStrategy;
+import dev.grizzlyboot.thrift.server.ThriftServer;
+import dev.grizzlyboot.thrift.tutorial.Calculator;
+import org.apache.thrift.TException;
+import org.apache.thrift.protocol.TBinaryProtocol;
+import org.apache.thrift.transport.TSocket;
+import org.apache.thrift.transport.TTransport;
+import org.apache.thrift.transport.layered.TFramedTransport;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The connection-reader strategy's own hazards: a connection moving between its selector thread
+ * and a worker many times, with frames split across the moves, and fewer workers than connections.
+ */
+class ConnectionReaderTest {
+    /** Longer than the time a worker waits for a connection's next request before giving it back. */
+    private static final long PAUSE_MILLIS = 15;
+
+    @Test
+    void repliesStayMatchedWhileAConnectionMovesBetweenSelectorAndWorker() throws Exception {
+        CalculatorHandler handler = new CalculatorHandler();
+        try (ThriftServer server = server(handler, 4);
+             Socket socket = new Socket("127.0.0.1", server.port())) {
+            socket.setTcpNoDelay(true);
+            OutputStream out = socket.getOutputStream();
+            int seqId = 1;
+            int expected = 1;
+            byte[] carried = new byte[0];
+            for (int round = 0; round < 40; round++) {
+                ByteArrayOutputStream burst = new ByteArrayOutputStream();
+                burst.write(carried);
+                for (int i = 0; i < 9; i++, seqId++) {
+                    burst.write(RawFrames.addRequest(seqId, seqId, 1000));
+                }
+                // The burst ends inside a frame, at a different byte each round (in its length too),
+                // so the connection changes hands while half a frame has been read.
+                byte[] last = RawFrames.addRequest(seqId++, seqId - 1, 1000);
+                int split = 1 + round % (last.length - 1);
+                burst.write(last, 0, split);
+                carried = Arrays.copyOfRange(last, split, last.length);
+                out.write(burst.toByteArray());
+                out.flush();
+                for (; expected < seqId - 1; expected++) {
+                    assertReply(socket, expected);
+                }
+                // Not synchronisation: an idle gap, so the worker holding the connection gives it back.
+                Thread.sleep(PAUSE_MILLIS);
+            }
+            out.write(carried);
+            out.flush();
+            assertReply(socket, expected);
+            assertThat(handler.calls.get()).isEqualTo(seqId - 1);
+        }
+    }
+
+    /**
+     * Requests written in small uneven pieces while replies are read, on more connections than
+     * workers: workers finish calls, ask for their connections and hand them back all the time.
+     */
+    @Test
+    void repliesStayMatchedWhenManyConnectionsPipelineInSmallPieces() throws Exception {
+        CalculatorHandler handler = new CalculatorHandler();
+        int connections = 6;
+        int calls = 1500;
+        ExecutorService clients = Executors.newFixedThreadPool(2 * connections);
+        try (ThriftServer server = server(handler, 3)) {
+            List<CompletableFuture<Void>> readers = new ArrayList<>();
+            List<Socket> sockets = new ArrayList<>();
+            for (int c = 0; c < connections; c++) {
+                Socket socket = new Socket("127.0.0.1", server.port());
+                socket.setTcpNoDelay(true);
+                sockets.add(socket);
+                Random random = new Random(c);
+                CompletableFuture.runAsync(() -> writeInPieces(socket, calls, random), clients);
+                readers.add(CompletableFuture.runAsync(() -> {
+                    try {
+                        for (int seqId = 1; seqId <= calls; seqId++) {
+                            assertReply(socket, seqId);
+                        }
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                }, clients));
+            }
+            try {
+                assertTimeoutPreemptively(Duration.ofSeconds(60),
+                        () -> CompletableFuture.allOf(readers.toArray(CompletableFuture[]::new)).get());
+            } finally {
+                for (Socket socket : sockets) {
+                    socket.close();
+                }
+            }
+            assertThat(handler.calls.get()).isEqualTo(connections * calls);
+        } finally {
+            clients.shutdownNow();
+        }
+    }
+
+    private static void writeInPieces(Socket socket, int calls, Random random) {
+        try {
+            ByteArrayOutputStream requests = new ByteArrayOutputStream();
+            for (int seqId = 1; seqId <= calls; seqId++) {
+                requests.write(RawFrames.addRequest(seqId, seqId, 1000));
+            }
+            byte[] all = requests.toByteArray();
+            OutputStream out = socket.getOutputStream();
+            for (int from = 0; from < all.length; ) {
+                int piece = Math.min(all.length - from, 1 + random.nextInt(120));
+                out.write(all, from, piece);
+                out.flush();
+                from += piece;
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
+    void aBlockedHandlerAndMoreConnectionsThanWorkersStillServeEveryConnection() throws Exception {
+        CalculatorHandler handler = new CalculatorHandler();
+        int connections = 8;
+        ExecutorService callers = Executors.newFixedThreadPool(connections + 1);
+        try (ThriftServer server = server(handler, 2);
+             TTransport blockedConnection = open(server.port())) {
+            Calculator.Client blocked = new Calculator.Client(new TBinaryProtocol(blockedConnection));
+            CompletableFuture<Integer> blockedCall = CompletableFuture.supplyAsync(() -> add(blocked, CalculatorHandler.BLOCK, 0), callers);
+            await().atMost(Duration.ofSeconds(5)).until(() -> handler.calls.get() == 1);
+
+            List<CompletableFuture<Void>> others = new ArrayList<>();
+            for (int c = 0; c < connections; c++) {
+                int offset = c * 1000;
+                others.add(CompletableFuture.runAsync(() -> {
+                    try (TTransport transport = open(server.port())) {
+                        Calculator.Client client = new Calculator.Client(new TBinaryProtocol(transport));
+                        for (int i = 0; i < 200; i++) {
+                            assertThat(client.add(offset, i)).isEqualTo(offset + i);
+                        }
+                    } catch (TException e) {
+                        throw new IllegalStateException(e);
+                    }
+                }, callers));
+            }
+            assertTimeoutPreemptively(Duration.ofSeconds(30),
+                    () -> CompletableFuture.allOf(others.toArray(CompletableFuture[]::new)).get());
+            assertThat(blockedCall).isNotDone();
+
+            handler.release();
+            assertThat(blockedCall.get(10, TimeUnit.SECONDS)).isZero();
+        } finally {
+            handler.release();
+            callers.shutdownNow();
+        }
+    }
+
+    @Test
+    void aLengthAboveTheMaximumRightAfterACallClosesTheConnection() throws Exception {
+        CalculatorHandler handler = new CalculatorHandler();
+        try (ThriftServer server = ThriftServer.builder(new Calculator.Processor<>(handler))
+                .host("127.0.0.1").port(0).ioStrategy(IoStrategy.CONNECTION_READER).maxFrameSize(1024)
+                .build().start();
+             Socket socket = new Socket("127.0.0.1", server.port())) {
+            DataOutputStream out = new DataOutputStream(socket.getOutputStream());
+            out.write(RawFrames.addRequest(1, 1, 1000));
+            assertReply(socket, 1);
+            // Sent at once, so that it usually reaches the worker still holding the connection.
+            out.writeInt(1025);
+            out.flush();
+            await().atMost(Duration.ofSeconds(5)).until(() -> RawFrames.closedByServer(socket));
+            await().atMost(Duration.ofSeconds(5)).until(() -> server.openConnections() == 0);
+        }
+    }
+
+    @Test
+    void aStopClosesAConnectionAWorkerHolds() throws Exception {
+        CalculatorHandler handler = new CalculatorHandler();
+        ThriftServer server = server(handler, 4);
+        try (Socket socket = new Socket("127.0.0.1", server.port())) {
+            socket.getOutputStream().write(RawFrames.addRequest(1, 1, 1000));
+            assertReply(socket, 1);
+
+            assertThat(server.stop(Duration.ofSeconds(10))).isTrue();
+
+            assertThat(RawFrames.readReplyLength(socket)).isEqualTo(-1);
+            assertThatThrownBy(() -> new Socket("127.0.0.1", server.port()).close()).isInstanceOf(Exception.class);
+        }
+    }
+
+    private static void assertReply(Socket socket, int seqId) throws Exception {
+        RawFrames.Reply reply = RawFrames.readBinaryReply(socket);
+        Calculator.add_result result = new Calculator.add_result();
+        result.read(reply.result());
+        assertThat(reply.seqId()).isEqualTo(seqId);
+        assertThat(result.getSuccess()).isEqualTo(seqId + 1000);
+    }
+
+    private static int add(Calculator.Client client, int a, int b) {
+        try {
+            return client.add(a, b);
+        } catch (TException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static ThriftServer server(CalculatorHandler handler, int workers) {
+        return ThriftServer.builder(new Calculator.Processor<>(handler))
+                .host("127.0.0.1").port(0).ioStrategy(IoStrategy.CONNECTION_READER).selectorThreads(1)
+                .workerThreads(workers).build().start();
+    }
+
+    private static TTransport open(int port) throws TException {
+        TTransport transport = new TFramedTransport(new TSocket("127.0.0.1", port, 10_000));
+        transport.open();
+        return transport;
+    }
+}
