@@ -259,11 +259,12 @@ public final class MemcachedClientBuilder {
      * together let a server use two of them from the first request (a second connection opened
      * only under load is rarely needed by bulk calls, which fill one connection's pipeline slowly);
      * more connections each carry fewer requests per write and cost CPU on both sides
-     * (docs/benchmarks.md, knob sweep). Reads go to the connection with the fewest pending
-     * operations; writes (stores, deletes, counters) stay on the oldest connection while it has
-     * fewer than {@link #pipelineDepth(int) pipelineDepth} pending, and bulk writes stay there at
-     * any depth, as memcached's item writes take its global slab and LRU locks and slow each other
-     * down from two of its threads at once. Each client holds {@code min} connections per server even
+     * (docs/benchmarks.md, knob sweep). Single requests (gets, stores, deletes, counters) stay on
+     * the oldest connection while it has fewer than {@link #pipelineDepth(int) pipelineDepth}
+     * pending, and bulk writes stay there at any depth, as memcached's item writes take its global
+     * slab and LRU locks and slow each other down from two of its threads at once, and requests
+     * spread thin cost it more per request; bulk reads go to the connection with the fewest pending
+     * operations. Each client holds {@code min} connections per server even
      * when idle: with many application instances, mind memcached's connection limit ({@code -c},
      * 1,024 by default).
      *

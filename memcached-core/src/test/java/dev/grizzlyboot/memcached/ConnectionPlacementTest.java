@@ -19,10 +19,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Single writes stay on one connection per server while it is below the pipeline depth, bulk
- * writes at any depth, reads spread over both, and none of it costs a caller its own value.
+ * Single requests (reads and writes) stay on one connection per server while it is below the
+ * pipeline depth, bulk writes at any depth, bulk reads spread over both, and none of it costs a
+ * caller its own value.
  */
-class WriteAffinityTest {
+class ConnectionPlacementTest {
 
     private static final int THREADS = 8;
 
@@ -30,7 +31,7 @@ class WriteAffinityTest {
     static MemcachedExtension memcached = MemcachedExtension.server();
 
     @Test
-    void concurrentWritesLeaveTheSecondConnectionIdleAndReadsUseIt() throws Exception {
+    void concurrentSingleRequestsAndBulkWritesLeaveTheSecondConnectionIdleAndBulkReadsUseIt() throws Exception {
         try (MemcachedClient client = twoConnections()) {
             BlockingMemcachedClient blocking = client.blocking();
             await().atMost(Duration.ofSeconds(10)).until(() -> idleSecondsOfClientConnections().size() == 2);
@@ -45,9 +46,13 @@ class WriteAffinityTest {
 
             runFor(Duration.ofSeconds(3), thread -> {
                 blocking.get("w-" + thread);
-                blocking.getMulti(List.of("wm-" + thread + "-a", "wm-" + thread + "-b"));
+                blocking.get("missing-" + thread);
             });
-            assertThat(idleSecondsOfClientConnections()).as("idle seconds of the client's two connections after reads")
+            assertThat(idleSecondsOfClientConnections()).as("idle seconds of the client's two connections after single reads")
+                    .hasSize(2).filteredOn(seconds -> seconds >= 2).hasSize(1);
+
+            runFor(Duration.ofSeconds(3), thread -> blocking.getMulti(List.of("wm-" + thread + "-a", "wm-" + thread + "-b")));
+            assertThat(idleSecondsOfClientConnections()).as("idle seconds of the client's two connections after bulk reads")
                     .hasSize(2).allMatch(seconds -> seconds <= 1);
         }
     }
