@@ -3,14 +3,18 @@
 
 Usage: java ... ThriftBenchmark > thrift.md; python3 benchmarks/summary-thrift.py thrift.md
 
-Per row (protocol, payload, connections): our default server (connection-queue) and our
-same-thread server against the best libthrift server, with each client; and our pooled client
-against libthrift's TSocket client on every server both ran against.
+Per row (protocol, payload, connections): our default server (connection-queue), the opt-in
+connection-reader (with the benchmark's 8 workers) and our same-thread server against the best
+libthrift server, with each client; and our pooled client against libthrift's TSocket client on
+every server both ran against.
 """
 import statistics
 import sys
 
 LIBTHRIFT = "libthrift T"
+QUEUE = "grizzly-boot (connection-queue)"
+READER = "grizzly-boot (connection-reader)"
+SAME_THREAD = "grizzly-boot (same-thread)"
 
 
 def main(path):
@@ -22,18 +26,19 @@ def main(path):
         row = (f[0], f[1], int(f[2]))
         cells.setdefault(row, {})[(f[3], f[4])] = (float(f[5].replace(",", "")), float(f[8]))
     print("| protocol | payload | conns | connection-queue ÷ best libthrift (TSocket / our client) "
-          "| same-thread ÷ best libthrift (TSocket / our client) | our client ÷ TSocket, per server |")
-    print("|---|---:|---:|---:|---:|---|")
-    server_ratios, client_ratios = [], []
+          "| connection-reader ÷ best libthrift | same-thread ÷ best libthrift | our client ÷ TSocket, per server |")
+    print("|---|---:|---:|---:|---:|---:|---|")
+    server_ratios, reader_ratios, client_ratios = [], [], []
     for row, results in cells.items():
         servers = {}
         clients = sorted({c for c, _ in results})
         for client in clients:
             best = max(v[0] for (c, s), v in results.items() if c == client and s.startswith(LIBTHRIFT))
-            for ours in ("grizzly-boot (connection-queue)", "grizzly-boot (same-thread)"):
+            for ours in (QUEUE, READER, SAME_THREAD):
                 if (client, ours) in results:
                     servers.setdefault(ours, []).append(results[(client, ours)][0] / best)
-        server_ratios += servers.get("grizzly-boot (connection-queue)", [])
+        server_ratios += servers.get(QUEUE, [])
+        reader_ratios += servers.get(READER, [])
         tsocket = next(c for c in clients if "TSocket" in c)
         ours = next(c for c in clients if "ThriftClient" in c)
         per_server = []
@@ -43,14 +48,19 @@ def main(path):
                 client_ratios.append(ratio)
                 per_server.append(f"{s.replace('grizzly-boot ', '').replace('libthrift ', '')} {ratio:.2f}")
         fmt = lambda values: " / ".join(f"{v:.2f}" for v in values)
-        print(f"| {row[0]} | {row[1]} | {row[2]} | {fmt(servers.get('grizzly-boot (connection-queue)', []))} "
-              f"| {fmt(servers.get('grizzly-boot (same-thread)', []))} | {', '.join(per_server)} |")
+        print(f"| {row[0]} | {row[1]} | {row[2]} | {fmt(servers.get(QUEUE, []))} "
+              f"| {fmt(servers.get(READER, []))} | {fmt(servers.get(SAME_THREAD, []))} | {', '.join(per_server)} |")
     print()
-    print(f"connection-queue ÷ best libthrift: median {statistics.median(server_ratios):.2f}, "
-          f"{min(server_ratios):.2f}–{max(server_ratios):.2f}, >= 1.1 in {sum(r >= 1.1 for r in server_ratios)} "
-          f"of {len(server_ratios)}; our client ÷ TSocket: median {statistics.median(client_ratios):.2f}, "
-          f"{min(client_ratios):.2f}–{max(client_ratios):.2f}, >= 1.0 in {sum(r >= 1.0 for r in client_ratios)} "
-          f"of {len(client_ratios)}")
+    print(f"{describe('connection-queue ÷ best libthrift', server_ratios, 1.1)}; "
+          f"{describe('connection-reader ÷ best libthrift', reader_ratios, 1.1)}; "
+          f"{describe('our client ÷ TSocket', client_ratios, 1.0)}")
+
+
+def describe(name, ratios, target):
+    if not ratios:
+        return f"{name}: not run"
+    return (f"{name}: median {statistics.median(ratios):.2f}, {min(ratios):.2f}–{max(ratios):.2f}, "
+            f">= {target} in {sum(r >= target for r in ratios)} of {len(ratios)}")
 
 
 if __name__ == "__main__":
