@@ -12,6 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.IntFunction;
 
 import dev.grizzlyboot.thrift.tutorial.Calculator;
+import dev.grizzlyboot.thrift.tutorial.shared.SharedService;
 import org.apache.thrift.TException;
 import org.apache.thrift.protocol.TBinaryProtocol;
 import org.apache.thrift.protocol.TMessage;
@@ -30,6 +31,16 @@ final class RawFrames {
         TBinaryProtocol protocol = new TBinaryProtocol(body);
         protocol.writeMessageBegin(new TMessage("add", TMessageType.CALL, seqId));
         new Calculator.add_args(a, b).write(protocol);
+        protocol.writeMessageEnd();
+        return frame(body.getArray(), body.length());
+    }
+
+    /** A framed binary-protocol {@code getStruct(key)} request: a few bytes, whatever the reply's size. */
+    static byte[] getStructRequest(int seqId, int key) throws TException, IOException {
+        TMemoryBuffer body = new TMemoryBuffer(64);
+        TBinaryProtocol protocol = new TBinaryProtocol(body);
+        protocol.writeMessageBegin(new TMessage("getStruct", TMessageType.CALL, seqId));
+        new SharedService.getStruct_args(key).write(protocol);
         protocol.writeMessageEnd();
         return frame(body.getArray(), body.length());
     }

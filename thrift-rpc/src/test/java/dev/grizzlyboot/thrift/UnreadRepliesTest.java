@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.ByteBuffer;
@@ -11,6 +13,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import javax.net.ssl.SSLContext;
 
@@ -20,6 +23,8 @@ import dev.grizzlyboot.thrift.server.IoStrategy;
 import dev.grizzlyboot.thrift.server.ThriftServer;
 import dev.grizzlyboot.thrift.server.ThriftServerBuilder;
 import dev.grizzlyboot.thrift.tutorial.Calculator;
+import dev.grizzlyboot.thrift.tutorial.shared.SharedService;
+import dev.grizzlyboot.thrift.tutorial.shared.SharedStruct;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -38,6 +43,16 @@ class UnreadRepliesTest {
      * already read when reading stopped, with room to spare; far below {@link #CALLS}.
      */
     private static final int MOST_CALLS_ANSWERED = 24;
+    /** The size of a {@code getStruct} reply in {@link #requestsAlreadyReadWaitWhileTheBacklogIsFull}. */
+    private static final int LARGE_REPLY = 256 * 1024;
+    /** Small requests sent in one write: 100 MB of replies, arriving in one or two reads. */
+    private static final int SMALL_CALLS = 400;
+    /**
+     * Large replies the server may make while the client reads nothing: the kernel's buffers (up to
+     * 4 MB sent on loopback, a 64 KB receive buffer) and the 1 MB bound plus one reply, with room to
+     * spare; far below {@link #SMALL_CALLS}.
+     */
+    private static final int MOST_LARGE_REPLIES = 40;
     /** Fixed, so the kernel does not grow it to tens of megabytes and take whole replies at once. */
     private static final int SMALL_RECEIVE_BUFFER = 64 * 1024;
 
@@ -67,6 +82,68 @@ class UnreadRepliesTest {
             // milliseconds, and a connection left without a reply waiting is then rightly idle.
             pipelineWithoutReadingThenRead(server, handler, stalled, null);
         }
+    }
+
+    /**
+     * Small requests with large replies: the requests already read when the backlog fills must
+     * wait, not be answered, so what the server holds stays near the bound however many arrived in
+     * one read. The first call's reply is read before the rest are sent, so that with connection
+     * readers the worker that ran it usually still holds the connection and reads the rest itself.
+     */
+    @ParameterizedTest
+    @EnumSource(IoStrategy.class)
+    void requestsAlreadyReadWaitWhileTheBacklogIsFull(IoStrategy strategy) throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        SharedService.Iface handler = key -> {
+            calls.incrementAndGet();
+            return new SharedStruct(key, largeValue(key));
+        };
+        try (ThriftServer server = ThriftServer.builder(new SharedService.Processor<>(handler))
+                .host("127.0.0.1").port(0).ioStrategy(strategy).workerThreads(4).build().start();
+             Socket stalled = new Socket()) {
+            stalled.setReceiveBufferSize(SMALL_RECEIVE_BUFFER);
+            stalled.connect(new InetSocketAddress("127.0.0.1", server.port()));
+            OutputStream out = stalled.getOutputStream();
+            out.write(RawFrames.getStructRequest(1, 1));
+            assertStruct(RawFrames.readBinaryReply(stalled), 1);
+
+            ByteArrayOutputStream burst = new ByteArrayOutputStream();
+            for (int seqId = 2; seqId <= SMALL_CALLS + 1; seqId++) {
+                burst.write(RawFrames.getStructRequest(seqId, seqId));
+            }
+            out.write(burst.toByteArray());
+            out.flush();
+
+            await().atMost(Duration.ofSeconds(20)).until(() -> calls.get() > 1);
+            // Unbounded, the server would answer all of them (100 MB) within this time.
+            await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+                    assertThat(calls.get() - 1).as("calls answered while the client reads nothing")
+                            .isLessThanOrEqualTo(MOST_LARGE_REPLIES));
+
+            assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
+                for (int seqId = 2; seqId <= SMALL_CALLS + 1; seqId++) {
+                    assertStruct(RawFrames.readBinaryReply(stalled), seqId);
+                }
+            });
+            assertThat(calls.get()).isEqualTo(SMALL_CALLS + 1);
+        }
+    }
+
+    private static void assertStruct(RawFrames.Reply reply, int seqId) throws Exception {
+        assertThat(reply.seqId()).isEqualTo(seqId);
+        SharedService.getStruct_result result = new SharedService.getStruct_result();
+        result.read(reply.result());
+        assertThat(result.getSuccess().getKey()).isEqualTo(seqId);
+        assertThat(result.getSuccess().getValue()).as("value of call %d", seqId).isEqualTo(largeValue(seqId));
+    }
+
+    /** A 256 KB value whose characters depend on the key, so a reply of another call shows. */
+    private static String largeValue(int key) {
+        char[] value = new char[LARGE_REPLY];
+        for (int i = 0; i < value.length; i++) {
+            value[i] = (char) ('a' + (i + key) % 26);
+        }
+        return new String(value);
     }
 
     /**
