@@ -4,16 +4,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 
 import javax.net.ssl.SSLContext;
 
@@ -55,6 +62,11 @@ class UnreadRepliesTest {
     private static final int MOST_LARGE_REPLIES = 40;
     /** Fixed, so the kernel does not grow it to tens of megabytes and take whole replies at once. */
     private static final int SMALL_RECEIVE_BUFFER = 64 * 1024;
+    /** Calls per connection of {@link #slowReadersOnManyConnectionsGetEveryReply}: 24 MB of replies each. */
+    private static final int SLOW_CALLS = 96;
+    private static final int SLOW_PAYLOAD = 256 * 1024;
+    /** Replies a slow reader takes between its pauses: 6 MB, more than the kernel's buffers and the bound. */
+    private static final int REPLIES_BETWEEN_PAUSES = 24;
 
     @ParameterizedTest
     @EnumSource(IoStrategy.class)
@@ -126,6 +138,89 @@ class UnreadRepliesTest {
                 }
             });
             assertThat(calls.get()).isEqualTo(SMALL_CALLS + 1);
+        }
+    }
+
+    /**
+     * Several clients that read their replies more slowly than the server makes them, all at once:
+     * the connections' backlogs fill and drain again and again (20 to 40 times a run with the
+     * queueing strategies, counted while writing this test), so reading stops and resumes while
+     * the selector thread turns write interest on for the same connections. Every reply must still
+     * arrive, whole and in order: a stop that dropped a concurrent write-interest change would leave
+     * replies in the write queue with nothing writing them. A stress test: that race is narrow, and
+     * {@link #aClientThatHasNotTakenItsRepliesIsNotIdle} is where it showed.
+     */
+    @ParameterizedTest
+    @EnumSource(IoStrategy.class)
+    void slowReadersOnManyConnectionsGetEveryReply(IoStrategy strategy) throws Exception {
+        CalculatorHandler handler = new CalculatorHandler();
+        int connections = 6;
+        ExecutorService clients = Executors.newFixedThreadPool(2 * connections);
+        try (ThriftServer server = server(strategy, handler).build().start()) {
+            List<Socket> sockets = new ArrayList<>();
+            List<CompletableFuture<Void>> readers = new ArrayList<>();
+            try {
+                for (int c = 0; c < connections; c++) {
+                    Socket socket = new Socket();
+                    sockets.add(socket);
+                    socket.setReceiveBufferSize(SMALL_RECEIVE_BUFFER);
+                    socket.connect(new InetSocketAddress("127.0.0.1", server.port()));
+                    int connection = c;
+                    CompletableFuture.runAsync(() -> pipelineEchoes(socket, connection), clients);
+                    readers.add(CompletableFuture.runAsync(() -> readEchoesSlowly(socket, connection), clients));
+                }
+                assertTimeoutPreemptively(Duration.ofSeconds(120),
+                        () -> CompletableFuture.allOf(readers.toArray(CompletableFuture[]::new)).get());
+            } finally {
+                for (Socket socket : sockets) {
+                    socket.close();
+                }
+            }
+        } finally {
+            clients.shutdownNow();
+        }
+    }
+
+    private static byte[] slowPayload(int connection, int seqId) {
+        byte[] payload = new byte[SLOW_PAYLOAD];
+        Arrays.fill(payload, (byte) (connection * 31 + seqId));
+        return payload;
+    }
+
+    private static void pipelineEchoes(Socket socket, int connection) {
+        try {
+            OutputStream out = socket.getOutputStream();
+            for (int seqId = 1; seqId <= SLOW_CALLS; seqId++) {
+                out.write(RawFrames.echoRequest(seqId, slowPayload(connection, seqId)));
+            }
+            out.flush();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * Reads in small pieces and stops for a moment every few replies (pacing, not waiting for
+     * anything), so the client is slower than the server and the backlog fills again and again.
+     */
+    private static void readEchoesSlowly(Socket socket, int connection) {
+        try {
+            DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream(), 512));
+            for (int seqId = 1; seqId <= SLOW_CALLS; seqId++) {
+                if (seqId % REPLIES_BETWEEN_PAUSES == 0) {
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
+                }
+                byte[] body = new byte[in.readInt()];
+                in.readFully(body);
+                RawFrames.Reply reply = RawFrames.binaryReply(body);
+                assertThat(reply.seqId()).isEqualTo(seqId);
+                Calculator.echo_result result = new Calculator.echo_result();
+                result.read(reply.result());
+                assertThat(result.getSuccess()).as("connection %d, call %d", connection, seqId)
+                        .isEqualTo(slowPayload(connection, seqId));
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
         }
     }
 

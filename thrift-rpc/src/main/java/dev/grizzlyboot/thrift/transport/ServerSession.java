@@ -215,17 +215,20 @@ final class ServerSession {
 
     private void setReading(boolean reading) {
         try {
-            if (!reading) {
-                connection.disableIOEvent(IOEvent.READ);
-            } else if (connection instanceof NIOConnection nio) {
-                // Grizzly turns read interest off at once on any thread, but on only later, on the
-                // selector thread, when asked from another: a resume asked for before a pause would
-                // undo it and the connection would be read without bound. So the selector thread
-                // turns reading on, and only if it is still wanted then.
+            if (connection instanceof NIOConnection nio) {
+                // Every change of read interest is made on the selector thread. Grizzly changes a
+                // key's interest by reading it and setting it anew; it turns interest on only on the
+                // selector thread but off on whichever thread asks. A pause from a worker (a full
+                // backlog) could then drop the write interest the selector thread turns on at the
+                // same moment, and leave replies queued with nothing writing them; and a resume
+                // asked for from a worker would run after a later pause and undo it. So the
+                // selector thread applies whatever is wanted when it runs.
                 ((NIOTransport) nio.getTransport()).getSelectorHandler()
-                        .execute(nio.getSelectorRunner(), this::readUnlessPaused, null);
-            } else {
+                        .execute(nio.getSelectorRunner(), this::applyReading, null);
+            } else if (reading) {
                 connection.enableIOEvent(IOEvent.READ);
+            } else {
+                connection.disableIOEvent(IOEvent.READ);
             }
         } catch (IOException e) {
             // Only a closed connection refuses; its pending calls fail on their own.
@@ -234,12 +237,14 @@ final class ServerSession {
     }
 
     /**
-     * Runs on the selector thread: turns read interest on unless reading was paused again since,
-     * or a worker took the connection meanwhile (two readers would split its frames).
+     * Runs on the selector thread: turns read interest on unless reading is paused or a worker
+     * holds the connection (two readers would split its frames), and off otherwise.
      */
-    private synchronized boolean readUnlessPaused() throws IOException {
+    private synchronized boolean applyReading() throws IOException {
         if (!readPaused && !heldByReader) {
             connection.enableIOEvent(IOEvent.READ);
+        } else {
+            connection.disableIOEvent(IOEvent.READ);
         }
         return true;
     }
