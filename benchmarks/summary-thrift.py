@@ -5,8 +5,9 @@ Usage: java ... ThriftBenchmark > thrift.md; python3 benchmarks/summary-thrift.p
 
 Per row (protocol, payload, connections): our default server (connection-queue), the opt-in
 connection-reader (with the benchmark's 8 workers) and our same-thread server against the best
-libthrift server, with each client; and our pooled client against libthrift's TSocket client on
-every server both ran against.
+libthrift server, with each client; the best libthrift server against the echo floor (a server
+with a thread per connection and no Thrift work), where the run has it; and our pooled client
+against libthrift's TSocket client on every server both ran against.
 """
 import statistics
 import sys
@@ -15,6 +16,7 @@ LIBTHRIFT = "libthrift T"
 QUEUE = "grizzly-boot (connection-queue)"
 READER = "grizzly-boot (connection-reader)"
 SAME_THREAD = "grizzly-boot (same-thread)"
+FLOOR = "echo floor"
 
 
 def main(path):
@@ -26,14 +28,19 @@ def main(path):
         row = (f[0], f[1], int(f[2]))
         cells.setdefault(row, {})[(f[3], f[4])] = (float(f[5].replace(",", "")), float(f[8]))
     print("| protocol | payload | conns | connection-queue ÷ best libthrift (TSocket / our client) "
-          "| connection-reader ÷ best libthrift | same-thread ÷ best libthrift | our client ÷ TSocket, per server |")
-    print("|---|---:|---:|---:|---:|---:|---|")
+          "| connection-reader ÷ best libthrift | same-thread ÷ best libthrift | best libthrift ÷ floor "
+          "| our client ÷ TSocket, per server |")
+    print("|---|---:|---:|---:|---:|---:|---:|---|")
     server_ratios, reader_ratios, client_ratios = [], [], []
     for row, results in cells.items():
         servers = {}
+        floor_shares = []
         clients = sorted({c for c, _ in results})
         for client in clients:
             best = max(v[0] for (c, s), v in results.items() if c == client and s.startswith(LIBTHRIFT))
+            floor = [v[0] for (c, s), v in results.items() if c == client and s.startswith(FLOOR)]
+            if floor:
+                floor_shares.append(best / floor[0])
             for ours in (QUEUE, READER, SAME_THREAD):
                 if (client, ours) in results:
                     servers.setdefault(ours, []).append(results[(client, ours)][0] / best)
@@ -49,7 +56,8 @@ def main(path):
                 per_server.append(f"{s.replace('grizzly-boot ', '').replace('libthrift ', '')} {ratio:.2f}")
         fmt = lambda values: " / ".join(f"{v:.2f}" for v in values)
         print(f"| {row[0]} | {row[1]} | {row[2]} | {fmt(servers.get(QUEUE, []))} "
-              f"| {fmt(servers.get(READER, []))} | {fmt(servers.get(SAME_THREAD, []))} | {', '.join(per_server)} |")
+              f"| {fmt(servers.get(READER, []))} | {fmt(servers.get(SAME_THREAD, []))} | {fmt(floor_shares)} "
+              f"| {', '.join(per_server)} |")
     print()
     print(f"{describe('connection-queue ÷ best libthrift', server_ratios, 1.1)}; "
           f"{describe('connection-reader ÷ best libthrift', reader_ratios, 1.1)}; "

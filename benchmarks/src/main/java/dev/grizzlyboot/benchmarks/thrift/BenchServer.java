@@ -1,5 +1,6 @@
 package dev.grizzlyboot.benchmarks.thrift;
 
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
@@ -25,7 +26,8 @@ import org.apache.thrift.transport.layered.TFramedTransport;
  * The servers under test, each serving {@link EchoService} with the given protocol over framed
  * transport on a free loopback port. Thread pools are sized alike (worker pools of 8 where the
  * server has one; TThreadPoolServer needs a thread per connection), except the one row labelled
- * with our server's default of 32.
+ * with our server's default of 32. The floor row is no Thrift server at all but the least a server
+ * with a thread per connection can cost.
  */
 enum BenchServer {
     GRIZZLY_WORKER("grizzly-boot (worker-thread)", IoStrategy.WORKER_THREAD),
@@ -60,6 +62,14 @@ enum BenchServer {
             TNonblockingServerSocket socket = new TNonblockingServerSocket(new InetSocketAddress("127.0.0.1", 0));
             return libthrift(new TNonblockingServer(new TNonblockingServer.Args(socket)
                     .processor(processor()).protocolFactory(protocol.factory())), socket.getPort());
+        }
+    },
+    /** Not a Thrift server: the least a thread-per-connection server can cost ({@link EchoFloorServer}). */
+    FLOOR("echo floor (blocking, no Thrift)") {
+        @Override
+        Running start(ThriftProtocol protocol, ObservationRegistry observations) throws IOException {
+            EchoFloorServer floor = new EchoFloorServer(protocol);
+            return new Running(floor.port(), floor);
         }
     };
 
