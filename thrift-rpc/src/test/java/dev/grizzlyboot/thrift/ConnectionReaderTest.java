@@ -4,11 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
+import java.io.IOException;
 import java.io.OutputStream;
 import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -18,6 +22,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import dev.grizzlyboot.thrift.server.IoStrategy;
 import dev.grizzlyboot.thrift.server.ThriftServer;
@@ -203,6 +208,55 @@ class ConnectionReaderTest {
 
             assertThat(RawFrames.readReplyLength(socket)).isEqualTo(-1);
             assertThatThrownBy(() -> new Socket("127.0.0.1", server.port()).close()).isInstanceOf(Exception.class);
+        }
+    }
+
+    /**
+     * Workers wait on selectors kept open between takes; a stop closes them, so a server started and
+     * stopped leaves no epoll instance behind.
+     */
+    @Test
+    void aStopClosesTheSelectorsWorkersWaitedOn() throws Exception {
+        assumeTrue(Files.isDirectory(Path.of("/proc/self/fd")), "counts epoll instances in Linux's /proc/self/fd");
+        long before = epollInstances();
+        CalculatorHandler handler = new CalculatorHandler();
+        int connections = 12;
+        ThriftServer server = server(handler, connections);
+        ExecutorService callers = Executors.newFixedThreadPool(connections);
+        try {
+            List<CompletableFuture<Void>> calls = new ArrayList<>();
+            for (int c = 0; c < connections; c++) {
+                int offset = c * 1000;
+                calls.add(CompletableFuture.runAsync(() -> {
+                    try (TTransport transport = open(server.port())) {
+                        Calculator.Client client = new Calculator.Client(new TBinaryProtocol(transport));
+                        for (int i = 0; i < 300; i++) {
+                            assertThat(client.add(offset, i)).isEqualTo(offset + i);
+                        }
+                    } catch (TException e) {
+                        throw new IllegalStateException(e);
+                    }
+                }, callers));
+            }
+            CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
+            // The server's own selector thread has one; workers that held connections left theirs open.
+            assertThat(epollInstances()).isGreaterThanOrEqualTo(before + 3);
+        } finally {
+            callers.shutdownNow();
+            assertThat(server.stop(Duration.ofSeconds(10))).isTrue();
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> epollInstances() <= before);
+    }
+
+    private static long epollInstances() throws IOException {
+        try (Stream<Path> descriptors = Files.list(Path.of("/proc/self/fd"))) {
+            return descriptors.filter(fd -> {
+                try {
+                    return Files.readSymbolicLink(fd).toString().contains("eventpoll");
+                } catch (IOException e) {
+                    return false; // closed while listed
+                }
+            }).count();
         }
     }
 

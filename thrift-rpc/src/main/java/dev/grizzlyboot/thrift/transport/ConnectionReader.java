@@ -1,7 +1,6 @@
 package dev.grizzlyboot.thrift.transport;
 
 import java.io.IOException;
-import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
@@ -19,18 +18,22 @@ import org.glassfish.grizzly.nio.SelectorHandler;
  * the one that runs it. The connection is read by exactly one side at a time: the worker takes it
  * on the selector thread, between two selects, only while no call is pending, and gives it back by
  * turning the selector's read interest on again, so bytes that arrive meanwhile wait in the socket
- * for the selector. Thread-safe: {@link #wakeUp()} from any thread, the rest from the worker.
+ * for the selector. The worker waits on a selector from a shared {@link ReaderSelectors}, registered
+ * for the time it holds the connection. Thread-safe: {@link #wakeUp()} from any thread, the rest
+ * from the worker.
  */
 final class ConnectionReader {
     private final ServerSession session;
     private final NIOConnection connection;
     private final SocketChannel channel;
+    private final ReaderSelectors selectors;
     /** The selector the worker waits on while it holds the connection, or null. */
     private volatile Selector waiting;
 
-    ConnectionReader(ServerSession session, NIOConnection connection) {
+    ConnectionReader(ServerSession session, NIOConnection connection, ReaderSelectors selectors) {
         this.session = session;
         this.connection = connection;
+        this.selectors = selectors;
         this.channel = (SocketChannel) connection.getChannel();
         connection.addCloseListener((closed, type) -> wakeUp());
     }
@@ -42,8 +45,8 @@ final class ConnectionReader {
      */
     boolean takeOver() {
         CompletableFuture<Boolean> taken = new CompletableFuture<>();
-        SelectorHandler selectors = ((NIOTransport) connection.getTransport()).getSelectorHandler();
-        selectors.enque(connection.getSelectorRunner(), () -> {
+        SelectorHandler selectorHandler = ((NIOTransport) connection.getTransport()).getSelectorHandler();
+        selectorHandler.enque(connection.getSelectorRunner(), () -> {
             taken.complete(session.takeFromSelector());
             return true;
         }, new CompletionHandler<>() {
@@ -85,13 +88,17 @@ final class ConnectionReader {
         if (!took) {
             return false;
         }
+        Selector own = null;
         try {
-            Selector own = Selector.open();
+            own = selectors.take();
             channel.register(own, SelectionKey.OP_READ);
             waiting = own;
         } catch (IOException | RuntimeException e) {
-            giveBack();
-            connection.closeSilently();
+            if (own != null) {
+                selectors.release(own);
+            }
+            session.giveToSelector();
+            // Only a closed connection or a stopping server gets here: the selector reads what is left.
             return false;
         }
         if (!connection.isOpen()) {
@@ -102,27 +109,30 @@ final class ConnectionReader {
     }
 
     /**
-     * Waits up to {@code idleMillis} for bytes and reads them into {@code assembler}. Waits first:
-     * a request rarely follows its reply at once, and a select finds bytes already there anyway.
+     * Waits up to {@code waitMillis} (at least 1) for bytes and reads them into {@code assembler}.
+     * Waits first: a request rarely follows its reply at once, and a select finds bytes already
+     * there anyway.
      *
-     * @return the bytes read, 0 if none came in time or the wait was woken, -1 at the end of the stream
+     * @return the bytes read, 0 if none came in time or the wait was woken (also by a wake-up meant
+     *         for the selector's previous user), -1 at the end of the stream
      * @throws IOException if the connection failed or closed
      */
-    int read(FrameAssembler assembler, long idleMillis) throws IOException {
-        try {
-            if (waiting.select(idleMillis) == 0) {
-                return 0;
-            }
-            waiting.selectedKeys().clear();
-        } catch (ClosedSelectorException e) {
-            throw new IOException("the connection closed", e);
+    int read(FrameAssembler assembler, long waitMillis) throws IOException {
+        Selector own = waiting;
+        if (own.select(waitMillis) == 0) {
+            return 0;
         }
+        own.selectedKeys().clear();
         return assembler.readFrom(channel);
     }
 
     /** Gives the connection back to its selector thread; bytes that arrived meanwhile are read there. */
     void giveBack() {
-        closeOwnSelector();
+        Selector own = waiting;
+        waiting = null;
+        if (own != null) {
+            selectors.release(own);
+        }
         session.giveToSelector();
     }
 
@@ -131,19 +141,6 @@ final class ConnectionReader {
         Selector own = waiting;
         if (own != null) {
             own.wakeup();
-        }
-    }
-
-    private void closeOwnSelector() {
-        Selector own = waiting;
-        waiting = null;
-        if (own == null) {
-            return;
-        }
-        try {
-            own.close();
-        } catch (IOException e) {
-            // Closing deregisters the channel either way; nothing else holds the selector.
         }
     }
 }

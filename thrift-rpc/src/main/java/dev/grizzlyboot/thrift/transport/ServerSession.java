@@ -61,10 +61,10 @@ final class ServerSession {
 
     ServerSession(Connection<?> connection, TConfiguration configuration, TProtocolFactory protocols,
                   CallObserver observer, String defaultService, FrameWriteQueue direct, IdleClock idleClock,
-                  ThriftFrameFilter ownFraming) throws TTransportException {
+                  ThriftFrameFilter ownFraming, ReaderSelectors readerSelectors) throws TTransportException {
         this.connection = connection;
         assembler = ownFraming != null ? new FrameAssembler(ownFraming) : null;
-        reader = ownFraming != null && direct != null ? new ConnectionReader(this, (NIOConnection) connection) : null;
+        reader = ownFraming != null && direct != null ? new ConnectionReader(this, (NIOConnection) connection, readerSelectors) : null;
         backlog = connection instanceof NIOConnection nio ? new ReplyBacklog(nio) : null;
         transport = new ServerFrameTransport(connection, configuration, direct, idleClock);
         TProtocol wireIn = protocols.getProtocol(transport);

@@ -8,6 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.grizzlyboot.thrift.observation.CallObserver;
@@ -64,7 +65,7 @@ public final class ThriftServerFilter extends BaseFilter {
      * long against a round trip, so a busy connection stays, short enough that an idle one frees
      * its worker soon.
      */
-    private static final long READER_IDLE_MILLIS = 5;
+    private static final long READER_IDLE_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
     private final TProcessor processor;
     private final TProtocolFactory protocols;
@@ -80,6 +81,8 @@ public final class ThriftServerFilter extends BaseFilter {
     private final AtomicInteger busyWorkers = new AtomicInteger();
     /** The connections workers hold, so that a shortage of workers can make one give its connection back. */
     private final Set<ConnectionReader> held = ConcurrentHashMap.newKeySet();
+    /** Null unless workers may hold connections. */
+    private final ReaderSelectors readerSelectors;
     private final Attribute<ServerSession> session =
             AttributeBuilder.DEFAULT_ATTRIBUTE_BUILDER.createAttribute(ThriftServerFilter.class.getName() + ".session");
     private final Set<Connection<?>> connections = ConcurrentHashMap.newKeySet();
@@ -138,7 +141,8 @@ public final class ThriftServerFilter extends BaseFilter {
      * Creates a filter with connection readers: it frames requests itself by {@code framing}'s
      * limits, queues them per connection on the transport's worker pool, and lets the worker that
      * emptied a connection's queue keep reading that connection. Put it right after the transport
-     * filter (and the idle filter it makes), without a {@link ThriftFrameFilter}, on plain TCP.
+     * filter (and the idle filter it makes), without a {@link ThriftFrameFilter}, on plain TCP, and
+     * call {@link #drain()} when done with it: that closes the selectors its workers wait on.
      *
      * @param processor     a blocking processor, for example {@code new Calculator.Processor<>(handler)}
      * @param protocols     the wire protocol inside each frame
@@ -168,6 +172,7 @@ public final class ThriftServerFilter extends BaseFilter {
         this.queueCalls = queueCalls;
         this.ownFraming = ownFraming;
         this.workerLimit = workerLimit;
+        this.readerSelectors = ownFraming != null ? new ReaderSelectors() : null;
         Class<?> service = processor.getClass().getEnclosingClass();
         this.defaultService = service != null ? service.getSimpleName() : processor.getClass().getSimpleName();
     }
@@ -337,29 +342,37 @@ public final class ThriftServerFilter extends BaseFilter {
     private void readAndRun(ServerSession current) throws IOException {
         FrameAssembler assembler = current.assembler;
         Connection<?> connection = current.connection;
+        long lastActive = System.nanoTime();
         while (true) {
             int length = assembler.nextLength(connection);
             if (length > 0) {
                 if (!runReceived(current, length)) {
                     return;
                 }
+                lastActive = System.nanoTime();
                 length = assembler.nextLength(connection);
             }
             if (length == FrameAssembler.REFUSED) {
                 connection.closeSilently();
                 return;
             }
-            if (!connection.isOpen() || !current.mayRead() || workersShort()) {
+            if (!connection.isOpen() || !current.mayRead() || workersShort() || Thread.currentThread().isInterrupted()) {
                 return;
             }
-            int read = current.reader.read(assembler, READER_IDLE_MILLIS);
+            long idleLeft = READER_IDLE_NANOS - (System.nanoTime() - lastActive);
+            if (idleLeft <= 0) {
+                return;
+            }
+            int read = current.reader.read(assembler, Math.max(1, TimeUnit.NANOSECONDS.toMillis(idleLeft)));
             if (read < 0) {
                 connection.closeSilently();
                 return;
             }
             if (read == 0) {
-                return;
+                // Timed out or woken: the checks above say whether to go on waiting.
+                continue;
             }
+            lastActive = System.nanoTime();
             IdleClock clock = idleClock;
             if (clock != null) {
                 clock.restart(connection);
@@ -446,12 +459,17 @@ public final class ThriftServerFilter extends BaseFilter {
     /**
      * Starts a graceful stop: idle connections close now, busy ones right after their reply is
      * written, and new connections are closed on accept. Call it after the server socket stopped
-     * accepting.
+     * accepting. With connection readers it also closes the selectors workers wait on, and busy
+     * connections are served through their queue from then on.
      *
      * @return a future that completes once every connection this filter saw has closed
      */
     public CompletableFuture<Void> drain() {
         draining = true;
+        if (readerSelectors != null) {
+            // Workers still holding a connection close theirs when they give it back.
+            readerSelectors.close();
+        }
         for (Connection<?> connection : connections) {
             ServerSession current = session.get(connection);
             if (current == null || current.closeIfIdle()) {
@@ -545,7 +563,7 @@ public final class ThriftServerFilter extends BaseFilter {
                 throw new TException("a filter that frames requests itself needs a plain TCP chain without other filters");
             }
             current = new ServerSession(connection, configuration, protocols, observer, defaultService,
-                    direct, clock, ownFraming);
+                    direct, clock, ownFraming, readerSelectors);
             session.set(connection, current);
         }
         return current;
