@@ -15,6 +15,7 @@ import sys
 LIBTHRIFT = "libthrift T"
 QUEUE = "grizzly-boot (connection-queue)"
 READER = "grizzly-boot (connection-reader)"
+READER_32 = "grizzly-boot (connection-reader, 32 workers)"
 SAME_THREAD = "grizzly-boot (same-thread)"
 FLOOR = "echo floor"
 
@@ -31,21 +32,22 @@ def main(path):
           "| connection-reader ÷ best libthrift | same-thread ÷ best libthrift | best libthrift ÷ floor "
           "| our client ÷ TSocket, per server |")
     print("|---|---:|---:|---:|---:|---:|---:|---|")
-    server_ratios, reader_ratios, client_ratios = [], [], []
+    server_ratios, reader_ratios, reader_32_ratios, client_ratios = [], [], [], []
     for row, results in cells.items():
         servers = {}
         floor_shares = []
-        clients = sorted({c for c, _ in results})
+        clients = sorted({c for c, _ in results}, key=lambda c: "TSocket" not in c)
         for client in clients:
             best = max(v[0] for (c, s), v in results.items() if c == client and s.startswith(LIBTHRIFT))
             floor = [v[0] for (c, s), v in results.items() if c == client and s.startswith(FLOOR)]
             if floor:
                 floor_shares.append(best / floor[0])
-            for ours in (QUEUE, READER, SAME_THREAD):
+            for ours in (QUEUE, READER, READER_32, SAME_THREAD):
                 if (client, ours) in results:
                     servers.setdefault(ours, []).append(results[(client, ours)][0] / best)
         server_ratios += servers.get(QUEUE, [])
         reader_ratios += servers.get(READER, [])
+        reader_32_ratios += servers.get(READER_32, [])
         tsocket = next(c for c in clients if "TSocket" in c)
         ours = next(c for c in clients if "ThriftClient" in c)
         per_server = []
@@ -61,6 +63,7 @@ def main(path):
     print()
     print(f"{describe('connection-queue ÷ best libthrift', server_ratios, 1.1)}; "
           f"{describe('connection-reader ÷ best libthrift', reader_ratios, 1.1)}; "
+          f"{describe('connection-reader (32 workers) ÷ best libthrift', reader_32_ratios, 1.1)}; "
           f"{describe('our client ÷ TSocket', client_ratios, 1.0)}")
 
 

@@ -32,7 +32,9 @@ import io.micrometer.observation.ObservationRegistry;
  * timers, as Spring Boot sets it up ({@code thrift.server.requests}, {@code thrift.client.requests}):
  * run it with and without to see what observation costs. {@code --caller-cpu=true} adds a last
  * column, the calling threads' own CPU per call, to compare clients without the server's share.
- * Prints Markdown to standard output.
+ * {@code --jit-warmup=0.4} is how long, in seconds, every server and client pair runs once per
+ * protocol before the first cell, so that the first cells do not pay for compiling code the later
+ * ones find compiled; 0 turns it off. Prints Markdown to standard output.
  */
 public final class ThriftBenchmark {
 
@@ -54,9 +56,22 @@ public final class ThriftBenchmark {
         ObservationRegistry observations = Boolean.parseBoolean(options.getOrDefault("observed", "false"))
                 ? meteredObservations() : null;
 
-        System.out.printf(Locale.ROOT, "Java %s on %d cores; %d rounds of %s after a %s warm-up; median round shown%s%n%n",
+        Duration jitWarmup = seconds(options.getOrDefault("jit-warmup", "0.4"));
+
+        System.out.printf(Locale.ROOT, "Java %s on %d cores; %d rounds of %s after a %s warm-up; median round shown; "
+                        + "every server and client pair ran %s per protocol at 16 connections before the first cell%s%n%n",
                 System.getProperty("java.version"), Runtime.getRuntime().availableProcessors(), rounds, round, warmup,
-                observations == null ? "" : "; our server and client observed (Micrometer timers)");
+                jitWarmup, observations == null ? "" : "; our server and client observed (Micrometer timers)");
+        if (!jitWarmup.isZero()) {
+            byte[] payload = new byte[payloads[0]];
+            for (ThriftProtocol protocol : protocols) {
+                for (BenchServer server : servers) {
+                    for (BenchClient client : clients) {
+                        warmUp(server, client, protocol, payload, jitWarmup, observations);
+                    }
+                }
+            }
+        }
         System.out.println("| protocol | payload | conns | client | server | req/s | p50 µs | p99 µs | CPU µs/call "
                 + "| vs best libthrift server |" + (callerCpu ? " caller CPU µs/call |" : ""));
         System.out.println("|---|---:|---:|---|---|---:|---:|---:|---:|---:|" + (callerCpu ? "---:|" : ""));
@@ -84,6 +99,15 @@ public final class ThriftBenchmark {
                     }
                 }
             }
+        }
+    }
+
+    /** Runs {@code server} with {@code client} at 16 connections for {@code length}, measuring nothing. */
+    private static void warmUp(BenchServer server, BenchClient client, ThriftProtocol protocol, byte[] payload,
+                               Duration length, ObservationRegistry observations) throws Exception {
+        try (BenchServer.Running running = server.start(protocol, observations);
+             BenchClient.Session session = client.open(running.port(), 16, protocol, observations)) {
+            LoadRound.run(session.callers(), payload, length);
         }
     }
 
