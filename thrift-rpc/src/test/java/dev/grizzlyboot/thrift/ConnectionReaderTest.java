@@ -152,20 +152,7 @@ class ConnectionReaderTest {
             CompletableFuture<Integer> blockedCall = CompletableFuture.supplyAsync(() -> add(blocked, CalculatorHandler.BLOCK, 0), callers);
             await().atMost(Duration.ofSeconds(5)).until(() -> handler.calls.get() == 1);
 
-            List<CompletableFuture<Void>> others = new ArrayList<>();
-            for (int c = 0; c < connections; c++) {
-                int offset = c * 1000;
-                others.add(CompletableFuture.runAsync(() -> {
-                    try (TTransport transport = open(server.port())) {
-                        Calculator.Client client = new Calculator.Client(new TBinaryProtocol(transport));
-                        for (int i = 0; i < 200; i++) {
-                            assertThat(client.add(offset, i)).isEqualTo(offset + i);
-                        }
-                    } catch (TException e) {
-                        throw new IllegalStateException(e);
-                    }
-                }, callers));
-            }
+            List<CompletableFuture<Void>> others = addOnConnections(server.port(), connections, 200, callers);
             assertTimeoutPreemptively(Duration.ofSeconds(30),
                     () -> CompletableFuture.allOf(others.toArray(CompletableFuture[]::new)).get());
             assertThat(blockedCall).isNotDone();
@@ -224,20 +211,7 @@ class ConnectionReaderTest {
         ThriftServer server = server(handler, connections);
         ExecutorService callers = Executors.newFixedThreadPool(connections);
         try {
-            List<CompletableFuture<Void>> calls = new ArrayList<>();
-            for (int c = 0; c < connections; c++) {
-                int offset = c * 1000;
-                calls.add(CompletableFuture.runAsync(() -> {
-                    try (TTransport transport = open(server.port())) {
-                        Calculator.Client client = new Calculator.Client(new TBinaryProtocol(transport));
-                        for (int i = 0; i < 300; i++) {
-                            assertThat(client.add(offset, i)).isEqualTo(offset + i);
-                        }
-                    } catch (TException e) {
-                        throw new IllegalStateException(e);
-                    }
-                }, callers));
-            }
+            List<CompletableFuture<Void>> calls = addOnConnections(server.port(), connections, 300, callers);
             CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
             // The server's own selector thread has one; workers that held connections left theirs open.
             assertThat(epollInstances()).isGreaterThanOrEqualTo(before + 3);
@@ -246,6 +220,26 @@ class ConnectionReaderTest {
             assertThat(server.stop(Duration.ofSeconds(10))).isTrue();
         }
         await().atMost(Duration.ofSeconds(10)).until(() -> epollInstances() <= before);
+    }
+
+    /** Opens {@code connections} connections on {@code callers}, each making {@code calls} checked {@code add} calls. */
+    private static List<CompletableFuture<Void>> addOnConnections(int port, int connections, int calls,
+                                                                  ExecutorService callers) {
+        List<CompletableFuture<Void>> all = new ArrayList<>();
+        for (int c = 0; c < connections; c++) {
+            int offset = c * 1000;
+            all.add(CompletableFuture.runAsync(() -> {
+                try (TTransport transport = open(port)) {
+                    Calculator.Client client = new Calculator.Client(new TBinaryProtocol(transport));
+                    for (int i = 0; i < calls; i++) {
+                        assertThat(client.add(offset, i)).isEqualTo(offset + i);
+                    }
+                } catch (TException e) {
+                    throw new IllegalStateException(e);
+                }
+            }, callers));
+        }
+        return all;
     }
 
     private static long epollInstances() throws IOException {
