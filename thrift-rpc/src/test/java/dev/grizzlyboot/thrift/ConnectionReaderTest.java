@@ -40,7 +40,7 @@ import org.junit.jupiter.api.Test;
  */
 class ConnectionReaderTest {
     /** Longer than the time a worker waits for a connection's next request before giving it back. */
-    private static final long PAUSE_MILLIS = 15;
+    private static final Duration IDLE_GAP = Duration.ofMillis(15);
 
     @Test
     void repliesStayMatchedWhileAConnectionMovesBetweenSelectorAndWorker() throws Exception {
@@ -69,8 +69,9 @@ class ConnectionReaderTest {
                 for (; expected < seqId - 1; expected++) {
                     assertReply(socket, expected);
                 }
-                // Not synchronisation: an idle gap, so the worker holding the connection gives it back.
-                Thread.sleep(PAUSE_MILLIS);
+                // An idle gap, until the worker holding the connection has given it back.
+                await().pollDelay(IDLE_GAP).pollInterval(Duration.ofMillis(5)).atMost(Duration.ofSeconds(10))
+                        .until(() -> !aWorkerHoldsAConnection());
             }
             out.write(carried);
             out.flush();
@@ -220,6 +221,13 @@ class ConnectionReaderTest {
             assertThat(server.stop(Duration.ofSeconds(10))).isTrue();
         }
         await().atMost(Duration.ofSeconds(10)).until(() -> epollInstances() <= before);
+    }
+
+    /** True while a worker thread is inside the strategy's hold of a connection (reading, running or giving it back). */
+    private static boolean aWorkerHoldsAConnection() {
+        return Thread.getAllStackTraces().values().stream().flatMap(Arrays::stream)
+                .anyMatch(frame -> frame.getClassName().equals("dev.grizzlyboot.thrift.transport.ThriftServerFilter")
+                        && frame.getMethodName().equals("keepReading"));
     }
 
     /** Opens {@code connections} connections on {@code callers}, each making {@code calls} checked {@code add} calls. */

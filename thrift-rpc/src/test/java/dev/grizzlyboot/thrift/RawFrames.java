@@ -109,11 +109,6 @@ final class RawFrames {
         if (reply == null) {
             throw new IOException("the server closed the connection");
         }
-        return binaryReply(reply);
-    }
-
-    /** Reads the message header of one binary-protocol reply frame's payload, as {@link #readBinaryReply} does. */
-    static Reply binaryReply(byte[] reply) throws IOException, TException {
         TBinaryProtocol in = new TBinaryProtocol(new TMemoryInputTransport(reply));
         TMessage message = in.readMessageBegin();
         if (message.type != TMessageType.REPLY) {
