@@ -4,9 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
-import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -20,7 +18,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 
 import javax.net.ssl.SSLContext;
 
@@ -64,9 +62,8 @@ class UnreadRepliesTest {
     private static final int SMALL_RECEIVE_BUFFER = 64 * 1024;
     /** Calls per connection of {@link #slowReadersOnManyConnectionsGetEveryReply}: 24 MB of replies each. */
     private static final int SLOW_CALLS = 96;
-    private static final int SLOW_PAYLOAD = 256 * 1024;
-    /** Replies a slow reader takes between its pauses: 6 MB, more than the kernel's buffers and the bound. */
-    private static final int REPLIES_BETWEEN_PAUSES = 24;
+    /** Longer than the server takes to make its next reply whenever the bound lets it. */
+    private static final Duration STALL = Duration.ofMillis(50);
 
     @ParameterizedTest
     @EnumSource(IoStrategy.class)
@@ -142,21 +139,28 @@ class UnreadRepliesTest {
     }
 
     /**
-     * Several clients that read their replies more slowly than the server makes them, all at once:
-     * the connections' backlogs fill and drain again and again (20 to 40 times a run with the
-     * queueing strategies, counted while writing this test), so reading stops and resumes while
-     * the selector thread turns write interest on for the same connections. Every reply must still
-     * arrive, whole and in order: a stop that dropped a concurrent write-interest change would leave
-     * replies in the write queue with nothing writing them. A stress test: that race is narrow, and
+     * Several clients that read their replies only once the server has stopped answering them, all
+     * at once: each connection's backlog fills, reading stops, the client takes what was answered,
+     * and reading resumes, five to eight times per connection (30 to 49 a run, every strategy,
+     * counted with a temporary counter while writing this test), while the selector thread turns write
+     * interest on for the same connections. Every reply must still arrive, whole and in order: a
+     * stop that dropped a concurrent write-interest change would leave replies in the write queue
+     * with nothing writing them. A stress test: that race is narrow, and
      * {@link #aClientThatHasNotTakenItsRepliesIsNotIdle} is where it showed.
      */
     @ParameterizedTest
     @EnumSource(IoStrategy.class)
     void slowReadersOnManyConnectionsGetEveryReply(IoStrategy strategy) throws Exception {
-        CalculatorHandler handler = new CalculatorHandler();
         int connections = 6;
-        ExecutorService clients = Executors.newFixedThreadPool(2 * connections);
-        try (ThriftServer server = server(strategy, handler).build().start()) {
+        AtomicIntegerArray answered = new AtomicIntegerArray(connections);
+        // Keys and sequence ids are connection * 1000 + call, so each connection's progress shows.
+        SharedService.Iface handler = key -> {
+            answered.incrementAndGet(key / 1000);
+            return new SharedStruct(key, largeValue(key));
+        };
+        ExecutorService clients = Executors.newFixedThreadPool(connections);
+        try (ThriftServer server = ThriftServer.builder(new SharedService.Processor<>(handler))
+                .host("127.0.0.1").port(0).ioStrategy(strategy).workerThreads(4).build().start()) {
             List<Socket> sockets = new ArrayList<>();
             List<CompletableFuture<Void>> readers = new ArrayList<>();
             try {
@@ -166,8 +170,8 @@ class UnreadRepliesTest {
                     socket.setReceiveBufferSize(SMALL_RECEIVE_BUFFER);
                     socket.connect(new InetSocketAddress("127.0.0.1", server.port()));
                     int connection = c;
-                    CompletableFuture.runAsync(() -> pipelineEchoes(socket, connection), clients);
-                    readers.add(CompletableFuture.runAsync(() -> readEchoesSlowly(socket, connection), clients));
+                    readers.add(CompletableFuture.runAsync(() -> callAndReadWhenStalled(socket, connection, answered),
+                            clients));
                 }
                 assertTimeoutPreemptively(Duration.ofSeconds(120),
                         () -> CompletableFuture.allOf(readers.toArray(CompletableFuture[]::new)).get());
@@ -181,43 +185,30 @@ class UnreadRepliesTest {
         }
     }
 
-    private static byte[] slowPayload(int connection, int seqId) {
-        byte[] payload = new byte[SLOW_PAYLOAD];
-        Arrays.fill(payload, (byte) (connection * 31 + seqId));
-        return payload;
-    }
-
-    private static void pipelineEchoes(Socket socket, int connection) {
-        try {
-            OutputStream out = socket.getOutputStream();
-            for (int seqId = 1; seqId <= SLOW_CALLS; seqId++) {
-                out.write(RawFrames.echoRequest(seqId, slowPayload(connection, seqId)));
-            }
-            out.flush();
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
     /**
-     * Reads in small pieces and stops for a moment every few replies (pacing, not waiting for
-     * anything), so the client is slower than the server and the backlog fills again and again.
+     * Sends all of a connection's calls at once, then again and again waits until the server has
+     * stopped answering them (nothing new for {@link #STALL}: the bound, or every call answered)
+     * and reads and checks what it has answered.
      */
-    private static void readEchoesSlowly(Socket socket, int connection) {
+    private static void callAndReadWhenStalled(Socket socket, int connection, AtomicIntegerArray answered) {
         try {
-            DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream(), 512));
-            for (int seqId = 1; seqId <= SLOW_CALLS; seqId++) {
-                if (seqId % REPLIES_BETWEEN_PAUSES == 0) {
-                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
+            ByteArrayOutputStream calls = new ByteArrayOutputStream();
+            for (int call = 1; call <= SLOW_CALLS; call++) {
+                calls.write(RawFrames.getStructRequest(connection * 1000 + call, connection * 1000 + call));
+            }
+            socket.getOutputStream().write(calls.toByteArray());
+            int read = 0;
+            while (read < SLOW_CALLS) {
+                int[] seen = {-1};
+                int ready = await().pollInterval(STALL).atMost(Duration.ofSeconds(30)).until(() -> {
+                    int now = answered.get(connection);
+                    boolean stalled = now == seen[0];
+                    seen[0] = now;
+                    return stalled ? now : -1;
+                }, now -> now > 0);
+                for (; read < ready; read++) {
+                    assertStruct(RawFrames.readBinaryReply(socket), connection * 1000 + read + 1);
                 }
-                byte[] body = new byte[in.readInt()];
-                in.readFully(body);
-                RawFrames.Reply reply = RawFrames.binaryReply(body);
-                assertThat(reply.seqId()).isEqualTo(seqId);
-                Calculator.echo_result result = new Calculator.echo_result();
-                result.read(reply.result());
-                assertThat(result.getSuccess()).as("connection %d, call %d", connection, seqId)
-                        .isEqualTo(slowPayload(connection, seqId));
             }
         } catch (Exception e) {
             throw new IllegalStateException(e);
