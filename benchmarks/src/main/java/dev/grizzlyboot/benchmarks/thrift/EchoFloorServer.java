@@ -4,12 +4,10 @@ import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
-import java.io.EOFException;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.net.SocketException;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -85,10 +83,8 @@ final class EchoFloorServer implements AutoCloseable {
                 out.write(reply, 0, replyLength);
                 out.flush();
             }
-        } catch (EOFException | SocketException e) {
-            // The client went away.
         } catch (IOException e) {
-            // Nothing to report to: the connection ends.
+            // The client went away or the server closed; either way the connection ends.
         } finally {
             open.remove(socket);
         }

@@ -64,10 +64,11 @@ public final class ThriftBenchmark {
                 jitWarmup, observations == null ? "" : "; our server and client observed (Micrometer timers)");
         if (!jitWarmup.isZero()) {
             byte[] payload = new byte[payloads[0]];
+            Duration half = jitWarmup.dividedBy(2);
             for (ThriftProtocol protocol : protocols) {
                 for (BenchServer server : servers) {
                     for (BenchClient client : clients) {
-                        warmUp(server, client, protocol, payload, jitWarmup, observations);
+                        measure(server, client, 16, protocol, payload, 1, half, half, observations);
                     }
                 }
             }
@@ -99,15 +100,6 @@ public final class ThriftBenchmark {
                     }
                 }
             }
-        }
-    }
-
-    /** Runs {@code server} with {@code client} at 16 connections for {@code length}, measuring nothing. */
-    private static void warmUp(BenchServer server, BenchClient client, ThriftProtocol protocol, byte[] payload,
-                               Duration length, ObservationRegistry observations) throws Exception {
-        try (BenchServer.Running running = server.start(protocol, observations);
-             BenchClient.Session session = client.open(running.port(), 16, protocol, observations)) {
-            LoadRound.run(session.callers(), payload, length);
         }
     }
 
