@@ -11,6 +11,7 @@ import org.glassfish.grizzly.CompletionHandler;
 import org.glassfish.grizzly.nio.NIOConnection;
 import org.glassfish.grizzly.nio.NIOTransport;
 import org.glassfish.grizzly.nio.SelectorHandler;
+import org.glassfish.grizzly.nio.tmpselectors.TemporarySelectorPool;
 
 /**
  * Lets a worker thread take a plain TCP connection from its Grizzly selector and wait for the
@@ -18,19 +19,21 @@ import org.glassfish.grizzly.nio.SelectorHandler;
  * the one that runs it. The connection is read by exactly one side at a time: the worker takes it
  * on the selector thread, between two selects, only while no call is pending, and gives it back by
  * turning the selector's read interest on again, so bytes that arrive meanwhile wait in the socket
- * for the selector. The worker waits on a selector from a shared {@link ReaderSelectors}, registered
- * for the time it holds the connection. Thread-safe: {@link #wakeUp()} from any thread, the rest
+ * for the selector. The worker waits on a selector from the server's pool of them (Grizzly's
+ * {@link TemporarySelectorPool}), registered for the time it holds the connection. Thread-safe: {@link #wakeUp()} from any thread, the rest
  * from the worker.
  */
 final class ConnectionReader {
     private final ServerSession session;
     private final NIOConnection connection;
     private final SocketChannel channel;
-    private final ReaderSelectors selectors;
+    private final TemporarySelectorPool selectors;
     /** The selector the worker waits on while it holds the connection, or null. */
     private volatile Selector waiting;
+    /** The connection's registration with {@link #waiting}; only the worker holding it uses it. */
+    private SelectionKey registration;
 
-    ConnectionReader(ServerSession session, NIOConnection connection, ReaderSelectors selectors) {
+    ConnectionReader(ServerSession session, NIOConnection connection, TemporarySelectorPool selectors) {
         this.session = session;
         this.connection = connection;
         this.selectors = selectors;
@@ -90,15 +93,16 @@ final class ConnectionReader {
         }
         Selector own = null;
         try {
-            own = selectors.take();
-            channel.register(own, SelectionKey.OP_READ);
+            own = selectors.poll();
+            if (own == null) {
+                throw new IOException("no selector could be opened");
+            }
+            registration = channel.register(own, SelectionKey.OP_READ);
             waiting = own;
         } catch (IOException | RuntimeException e) {
-            if (own != null) {
-                selectors.release(own);
-            }
+            selectors.offer(own);
             session.giveToSelector();
-            // Only a closed connection or a stopping server gets here: the selector reads what is left.
+            // A closed connection, or no selector to be had: the selector thread reads what is left.
             return false;
         }
         if (!connection.isOpen()) {
@@ -131,7 +135,9 @@ final class ConnectionReader {
         Selector own = waiting;
         waiting = null;
         if (own != null) {
-            selectors.release(own);
+            // The pool's selectNow deregisters the cancelled key and clears a wake-up asked for meanwhile.
+            registration.cancel();
+            selectors.offer(own);
         }
         session.giveToSelector();
     }

@@ -15,6 +15,7 @@ import org.glassfish.grizzly.Connection;
 import org.glassfish.grizzly.IOEvent;
 import org.glassfish.grizzly.nio.NIOConnection;
 import org.glassfish.grizzly.nio.NIOTransport;
+import org.glassfish.grizzly.nio.tmpselectors.TemporarySelectorPool;
 
 /**
  * Per-connection server state: the transport and protocols reused for every call, the request
@@ -61,7 +62,7 @@ final class ServerSession {
 
     ServerSession(Connection<?> connection, TConfiguration configuration, TProtocolFactory protocols,
                   CallObserver observer, String defaultService, FrameWriteQueue direct, IdleClock idleClock,
-                  ThriftFrameFilter ownFraming, ReaderSelectors readerSelectors) throws TTransportException {
+                  ThriftFrameFilter ownFraming, TemporarySelectorPool readerSelectors) throws TTransportException {
         this.connection = connection;
         assembler = ownFraming != null ? new FrameAssembler(ownFraming) : null;
         reader = ownFraming != null && direct != null ? new ConnectionReader(this, (NIOConnection) connection, readerSelectors) : null;

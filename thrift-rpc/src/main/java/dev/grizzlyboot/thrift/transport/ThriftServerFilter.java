@@ -2,6 +2,7 @@ package dev.grizzlyboot.thrift.transport;
 
 import java.io.IOException;
 import java.nio.channels.SocketChannel;
+import java.nio.channels.spi.SelectorProvider;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -29,6 +30,7 @@ import org.glassfish.grizzly.filterchain.NextAction;
 import org.glassfish.grizzly.filterchain.TransportFilter;
 import org.glassfish.grizzly.memory.Buffers;
 import org.glassfish.grizzly.nio.NIOConnection;
+import org.glassfish.grizzly.nio.tmpselectors.TemporarySelectorPool;
 import org.glassfish.grizzly.utils.DelayedExecutor;
 import org.glassfish.grizzly.utils.IdleTimeoutFilter;
 import org.slf4j.Logger;
@@ -81,8 +83,11 @@ public final class ThriftServerFilter extends BaseFilter {
     private final AtomicInteger busyWorkers = new AtomicInteger();
     /** The connections workers hold, so that a shortage of workers can make one give its connection back. */
     private final Set<ConnectionReader> held = ConcurrentHashMap.newKeySet();
-    /** Null unless workers may hold connections. */
-    private final ReaderSelectors readerSelectors;
+    /**
+     * The selectors workers wait on while they hold connections, kept open between takes (opening
+     * and closing one per take cost 12-16 µs); null unless workers may hold connections.
+     */
+    private final TemporarySelectorPool readerSelectors;
     private final Attribute<ServerSession> session =
             AttributeBuilder.DEFAULT_ATTRIBUTE_BUILDER.createAttribute(ThriftServerFilter.class.getName() + ".session");
     private final Set<Connection<?>> connections = ConcurrentHashMap.newKeySet();
@@ -172,7 +177,8 @@ public final class ThriftServerFilter extends BaseFilter {
         this.queueCalls = queueCalls;
         this.ownFraming = ownFraming;
         this.workerLimit = workerLimit;
-        this.readerSelectors = ownFraming != null ? new ReaderSelectors() : null;
+        this.readerSelectors = ownFraming == null ? null : new TemporarySelectorPool(SelectorProvider.provider(),
+                Math.min(workerLimit, TemporarySelectorPool.DEFAULT_SELECTORS_COUNT));
         Class<?> service = processor.getClass().getEnclosingClass();
         this.defaultService = service != null ? service.getSimpleName() : processor.getClass().getSimpleName();
     }
