@@ -18,12 +18,14 @@ import dev.grizzlyboot.thrift.tutorial.Calculator;
  * percentiles are exact for the round. CPU time is the whole process's (callers, client and
  * server threads, JIT, GC) over the round, divided by the calls made; caller CPU is the calling
  * threads' own (for a blocking client, nearly all of the client's work), divided by the same calls.
+ * Compile time is the CPU the JIT compiler threads used during the round: more than a few
+ * milliseconds means the round measured code still being compiled.
  */
 final class LoadRound {
 
     /** What one round measured. */
     record Result(double requestsPerSecond, double p50Micros, double p99Micros, double cpuMicrosPerCall,
-                  double callerCpuMicrosPerCall, long errors) {
+                  double callerCpuMicrosPerCall, long errors, long compileMillis) {
     }
 
     private static final com.sun.management.OperatingSystemMXBean OS =
@@ -77,6 +79,7 @@ final class LoadRound {
             thread.start();
         }
         long cpuBefore = OS.getProcessCpuTime();
+        long compiledBefore = CompilerCpu.millis();
         window[0] = System.nanoTime();
         window[1] = window[0] + length.toNanos();
         start.countDown();
@@ -84,11 +87,12 @@ final class LoadRound {
             thread.join();
         }
         long cpu = OS.getProcessCpuTime() - cpuBefore;
+        long compiled = CompilerCpu.millis() - compiledBefore;
         long[] all = latencies.stream().flatMapToLong(Arrays::stream).sorted().toArray();
         double seconds = length.toNanos() / 1e9;
         return new Result(all.length / seconds, percentile(all, 0.50), percentile(all, 0.99),
                 all.length == 0 ? Double.NaN : cpu / 1000.0 / all.length,
-                all.length == 0 ? Double.NaN : callerCpu.get() / 1000.0 / all.length, errors.get());
+                all.length == 0 ? Double.NaN : callerCpu.get() / 1000.0 / all.length, errors.get(), compiled);
     }
 
     private static double percentile(long[] sorted, double fraction) {

@@ -32,11 +32,18 @@ import io.micrometer.observation.ObservationRegistry;
  * timers, as Spring Boot sets it up ({@code thrift.server.requests}, {@code thrift.client.requests}):
  * run it with and without to see what observation costs. {@code --caller-cpu=true} adds a last
  * column, the calling threads' own CPU per call, to compare clients without the server's share.
- * {@code --jit-warmup=0.4} is how long, in seconds, every server and client pair runs once per
- * protocol before the first cell, so that the first cells do not pay for compiling code the later
- * ones find compiled; 0 turns it off. Prints Markdown to standard output.
+ * {@code --jit-settle=8} is the most time, in seconds, a cell's warm-up goes on after
+ * {@code --warmup} while the JIT compilers are still busy: it runs on in slices of 0.25 s until
+ * two in a row saw at most 10 ms of compiler CPU, so that no server or client is measured while
+ * its code is still being compiled (on 2 busy cores that took seconds for ours); 0 turns it off.
+ * The last two columns say how long the whole warm-up took and how much CPU the compilers used
+ * during the measured rounds. Prints Markdown to standard output.
  */
 public final class ThriftBenchmark {
+
+    private static final Duration SETTLE_SLICE = Duration.ofMillis(250);
+    private static final long QUIET_COMPILE_MILLIS = 10;
+    private static final int QUIET_SLICES = 2;
 
     private ThriftBenchmark() {
     }
@@ -56,65 +63,82 @@ public final class ThriftBenchmark {
         ObservationRegistry observations = Boolean.parseBoolean(options.getOrDefault("observed", "false"))
                 ? meteredObservations() : null;
 
-        Duration jitWarmup = seconds(options.getOrDefault("jit-warmup", "0.4"));
+        Duration jitSettle = seconds(options.getOrDefault("jit-settle", "8"));
 
-        System.out.printf(Locale.ROOT, "Java %s on %d cores; %d rounds of %s after a %s warm-up; median round shown; "
-                        + "every server and client pair ran %s per protocol at 16 connections before the first cell%s%n%n",
+        System.out.printf(Locale.ROOT, "Java %s on %d cores; %d rounds of %s after a %s warm-up, continued for "
+                        + "up to %s until the JIT compilers were quiet; median round shown%s%n%n",
                 System.getProperty("java.version"), Runtime.getRuntime().availableProcessors(), rounds, round, warmup,
-                jitWarmup, observations == null ? "" : "; our server and client observed (Micrometer timers)");
-        if (!jitWarmup.isZero()) {
-            byte[] payload = new byte[payloads[0]];
-            Duration half = jitWarmup.dividedBy(2);
-            for (ThriftProtocol protocol : protocols) {
-                for (BenchServer server : servers) {
-                    for (BenchClient client : clients) {
-                        measure(server, client, 16, protocol, payload, 1, half, half, observations);
-                    }
-                }
-            }
-        }
+                jitSettle, observations == null ? "" : "; our server and client observed (Micrometer timers)");
         System.out.println("| protocol | payload | conns | client | server | req/s | p50 µs | p99 µs | CPU µs/call "
-                + "| vs best libthrift server |" + (callerCpu ? " caller CPU µs/call |" : ""));
-        System.out.println("|---|---:|---:|---|---|---:|---:|---:|---:|---:|" + (callerCpu ? "---:|" : ""));
+                + "| vs best libthrift server |" + (callerCpu ? " caller CPU µs/call |" : "") + " warm-up s | JIT ms in rounds |");
+        System.out.println("|---|---:|---:|---|---|---:|---:|---:|---:|---:|" + (callerCpu ? "---:|" : "") + "---:|---:|");
         for (ThriftProtocol protocol : protocols) {
             for (int payloadSize : payloads) {
                 byte[] payload = new byte[payloadSize];
                 Arrays.fill(payload, (byte) 'x');
                 for (int conns : connections) {
                     for (BenchClient client : clients) {
-                        Map<BenchServer, LoadRound.Result> row = new LinkedHashMap<>();
+                        Map<BenchServer, Cell> row = new LinkedHashMap<>();
                         for (BenchServer server : servers) {
                             row.put(server, measure(server, client, conns, protocol, payload, rounds, round, warmup,
-                                    observations));
+                                    jitSettle, observations));
                         }
                         double bestPeer = row.entrySet().stream()
                                 .filter(e -> e.getKey().label.startsWith("libthrift"))
-                                .mapToDouble(e -> e.getValue().requestsPerSecond()).max().orElse(Double.NaN);
-                        row.forEach((server, result) -> System.out.printf(Locale.ROOT,
-                                "| %s | %d B | %d | %s | %s | %,.0f | %.0f | %.0f | %.1f | %.2f |%s%s%n",
+                                .mapToDouble(e -> e.getValue().median().requestsPerSecond()).max().orElse(Double.NaN);
+                        row.forEach((server, cell) -> {
+                            LoadRound.Result result = cell.median();
+                            System.out.printf(Locale.ROOT,
+                                "| %s | %d B | %d | %s | %s | %,.0f | %.0f | %.0f | %.1f | %.2f |%s %.1f | %d |%s%n",
                                 protocol.name().toLowerCase(Locale.ROOT), payloadSize, conns, client.label,
                                 server.label, result.requestsPerSecond(), result.p50Micros(), result.p99Micros(),
                                 result.cpuMicrosPerCall(), result.requestsPerSecond() / bestPeer,
                                 callerCpu ? String.format(Locale.ROOT, " %.1f |", result.callerCpuMicrosPerCall()) : "",
-                                result.errors() > 0 ? " errors: " + result.errors() : ""));
+                                cell.warmupSeconds(), cell.compileMillis(), result.errors() > 0 ? " errors: " + result.errors() : "");
+                        });
                     }
                 }
             }
         }
     }
 
-    private static LoadRound.Result measure(BenchServer server, BenchClient client, int connections,
-                                            ThriftProtocol protocol, byte[] payload, int rounds, Duration round,
-                                            Duration warmup, ObservationRegistry observations) throws Exception {
+    /**
+     * A cell's median round, how long its warm-up took with the JIT settling, and how long the JIT
+     * compilers worked during all its measured rounds.
+     */
+    private record Cell(LoadRound.Result median, double warmupSeconds, long compileMillis) {
+    }
+
+    private static Cell measure(BenchServer server, BenchClient client, int connections, ThriftProtocol protocol,
+                                byte[] payload, int rounds, Duration round, Duration warmup, Duration jitSettle,
+                                ObservationRegistry observations) throws Exception {
         try (BenchServer.Running running = server.start(protocol, observations);
              BenchClient.Session session = client.open(running.port(), connections, protocol, observations)) {
+            long warmupStart = System.nanoTime();
             LoadRound.run(session.callers(), payload, warmup);
+            settleJit(session, payload, jitSettle);
+            double warmupSeconds = (System.nanoTime() - warmupStart) / 1e9;
             List<LoadRound.Result> results = new ArrayList<>();
             for (int i = 0; i < rounds; i++) {
                 results.add(LoadRound.run(session.callers(), payload, round));
             }
+            long compiled = results.stream().mapToLong(LoadRound.Result::compileMillis).sum();
             results.sort(Comparator.comparingDouble(LoadRound.Result::requestsPerSecond));
-            return results.get(results.size() / 2);
+            return new Cell(results.get(results.size() / 2), warmupSeconds, compiled);
+        }
+    }
+
+    /**
+     * Goes on warming up in short slices until two in a row saw the JIT compilers quiet, or
+     * {@code most} has passed: a round measured while they still compile charges the cell for the
+     * compiling. One quiet slice is not enough: a method can turn hot again a moment later.
+     */
+    private static void settleJit(BenchClient.Session session, byte[] payload, Duration most) throws InterruptedException {
+        long until = System.nanoTime() + most.toNanos();
+        int quiet = 0;
+        while (quiet < QUIET_SLICES && System.nanoTime() < until) {
+            boolean compiling = LoadRound.run(session.callers(), payload, SETTLE_SLICE).compileMillis() > QUIET_COMPILE_MILLIS;
+            quiet = compiling ? 0 : quiet + 1;
         }
     }
 
