@@ -13,6 +13,7 @@ import java.util.regex.Pattern;
  * @param rounds      measured rounds per cell; the median is reported
  * @param round       length of one measured round
  * @param warmup      unmeasured run before each cell's rounds
+ * @param jitSettle   how much longer that run may go on while the JIT compilers are still busy
  * @param threads     caller thread counts
  * @param sizes       value sizes in bytes
  * @param clients     which clients to run (labels, or {@code all})
@@ -34,9 +35,9 @@ import java.util.regex.Pattern;
  * @param jvmPerClient whether every client runs in a JVM of its own (like the original
  *                    grizzly-memcached always does) instead of all sharing the harness's JVM
  */
-record BenchOptions(int rounds, Duration round, Duration warmup, int[] threads, int[] sizes, List<String> clients,
-                    List<GrizzlyBootBench.Knobs> tuned, Pattern filter, int seedKeys, int seedBatch, int seedRounds,
-                    int seedBulkRounds, String csv, List<String> scenarios, String originalClasspath,
+record BenchOptions(int rounds, Duration round, Duration warmup, Duration jitSettle, int[] threads, int[] sizes,
+                    List<String> clients, List<GrizzlyBootBench.Knobs> tuned, Pattern filter, int seedKeys, int seedBatch,
+                    int seedRounds, int seedBulkRounds, String csv, List<String> scenarios, String originalClasspath,
                     FailoverTimes failover, Duration failoverTimeout, boolean jvmPerClient) {
 
     private static final List<String> SCENARIOS = List.of("single", "cluster", "floor", "failover", "tls");
@@ -48,6 +49,7 @@ record BenchOptions(int rounds, Duration round, Duration warmup, int[] threads, 
                 values.putIfAbsent("rounds", "1");
                 values.putIfAbsent("seconds", "0.3");
                 values.putIfAbsent("warmup", "0.1");
+                values.putIfAbsent("jit-settle", "0.5");
                 values.putIfAbsent("threads", "1,64");
                 values.putIfAbsent("sizes", "128");
                 values.putIfAbsent("seed-keys", "10000");
@@ -63,6 +65,7 @@ record BenchOptions(int rounds, Duration round, Duration warmup, int[] threads, 
                 Integer.parseInt(values.getOrDefault("rounds", "3")),
                 seconds(values.getOrDefault("seconds", "0.4")),
                 seconds(values.getOrDefault("warmup", "0.25")),
+                seconds(values.getOrDefault("jit-settle", "8")),
                 ints(values.getOrDefault("threads", "1,16,64,200")),
                 ints(values.getOrDefault("sizes", "32,128,512")),
                 List.of(values.getOrDefault("clients", "all").split(",")),
@@ -80,8 +83,8 @@ record BenchOptions(int rounds, Duration round, Duration warmup, int[] threads, 
                 FailoverTimes.parse(values.getOrDefault("failover", "2,5,8")),
                 seconds(values.getOrDefault("failover-timeout", "0.5")),
                 Boolean.parseBoolean(values.getOrDefault("jvm-per-client", "false")));
-        values.keySet().removeAll(List.of("rounds", "seconds", "warmup", "threads", "sizes", "clients", "tuned",
-                "filter", "seed-keys", "seed-batch", "seed-rounds", "seed-bulk-rounds", "csv", "scenarios",
+        values.keySet().removeAll(List.of("rounds", "seconds", "warmup", "jit-settle", "threads", "sizes", "clients",
+                "tuned", "filter", "seed-keys", "seed-batch", "seed-rounds", "seed-bulk-rounds", "csv", "scenarios",
                 "original-classpath", "failover", "failover-timeout", "jvm-per-client"));
         if (!values.isEmpty()) {
             throw new IllegalArgumentException("unknown options: " + values.keySet());

@@ -22,9 +22,12 @@ interface Contender extends AutoCloseable {
     /** JIT warm-up: runs every workload for the given time at 16 threads on the given size's keys. */
     void warmUp(int size, Duration length) throws Exception;
 
-    /** One cell: an unmeasured warm-up, then the measured rounds, in order. */
-    List<LoadRound.Result> cell(Workload workload, int size, int threads, Duration warmup, int rounds,
-                                Duration round) throws Exception;
+    /**
+     * One cell: an unmeasured warm-up of {@code warmup} and then until the JIT compilers are quiet
+     * (for at most {@code jitSettle} more), then the measured rounds, in order.
+     */
+    List<LoadRound.Result> cell(Workload workload, int size, int threads, Duration warmup, Duration jitSettle,
+                                int rounds, Duration round) throws Exception;
 
     /** The seed workload: {@code singlesRounds} runs of looped singles, then {@code bulkRounds} runs of bulk calls. */
     SeedRuns seed(int keys, int batch, int singlesRounds, int bulkRounds) throws Exception;

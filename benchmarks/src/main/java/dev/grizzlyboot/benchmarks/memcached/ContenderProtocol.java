@@ -22,7 +22,7 @@ import java.util.stream.Collectors;
  * child:   ready	LABEL	BULK-WRITE-NOTE
  * harness: populate	32,128,512                  child: ok
  * harness: warmup	128	400                        child: ok
- * harness: cell	get	128	64	250	3	400           child: round	... (one per round), ok
+ * harness: cell	get	128	64	250	8000	3	400      child: round	... (one per round), ok
  * harness: seed	100000	1000	1	3                child: singles	..., bulk	..., ok
  * harness: failover	128	8000                     child: started (when the load runs), bucket	... (one per
  *                                               100 ms), trace	..., ok
@@ -67,7 +67,8 @@ final class ContenderProtocol {
                     case "warmup" -> contender.warmUp(Integer.parseInt(f[1]), millis(f[2]));
                     case "cell" -> {
                         for (LoadRound.Result r : contender.cell(workload(f[1]), Integer.parseInt(f[2]),
-                                Integer.parseInt(f[3]), millis(f[4]), Integer.parseInt(f[5]), millis(f[6]))) {
+                                Integer.parseInt(f[3]), millis(f[4]), millis(f[5]), Integer.parseInt(f[6]),
+                                millis(f[7]))) {
                             out.println(round(r));
                         }
                     }
@@ -107,9 +108,11 @@ final class ContenderProtocol {
         return join("warmup", Integer.toString(size), Long.toString(length.toMillis()));
     }
 
-    static String cell(Workload workload, int size, int threads, Duration warmup, int rounds, Duration round) {
+    static String cell(Workload workload, int size, int threads, Duration warmup, Duration jitSettle, int rounds,
+                       Duration round) {
         return join("cell", workload.label, Integer.toString(size), Integer.toString(threads),
-                Long.toString(warmup.toMillis()), Integer.toString(rounds), Long.toString(round.toMillis()));
+                Long.toString(warmup.toMillis()), Long.toString(jitSettle.toMillis()), Integer.toString(rounds),
+                Long.toString(round.toMillis()));
     }
 
     static String seed(int keys, int batch, int singlesRounds, int bulkRounds) {
@@ -148,7 +151,8 @@ final class ContenderProtocol {
             String[] f = line.split(TAB, -1);
             if (f[0].equals("round")) {
                 results.add(new LoadRound.Result(d(f[1]), d(f[2]), d(f[3]), d(f[4]), d(f[5]), d(f[6]), d(f[7]),
-                        Long.parseLong(f[8]), Long.parseLong(f[9]), f[10].isEmpty() ? null : f[10]));
+                        Long.parseLong(f[8]), Long.parseLong(f[9]), f[10].isEmpty() ? null : f[10],
+                        Long.parseLong(f[11])));
             }
         }
         return results;
@@ -179,7 +183,7 @@ final class ContenderProtocol {
         return join("round", n(r.callsPerSecond()), n(r.keysPerSecond()), n(r.p50Micros()), n(r.p99Micros()),
                 n(r.cpuSecondsPer100kKeys()), n(r.serverCpuSecondsPer100kKeys()), n(r.machineBusy()),
                 Long.toString(r.errors()), Long.toString(r.misses()),
-                r.firstError() == null ? "" : r.firstError());
+                r.firstError() == null ? "" : r.firstError(), Long.toString(r.compileMillis()));
     }
 
     private static String seedRun(String kind, SeedWorkload.Result r) {

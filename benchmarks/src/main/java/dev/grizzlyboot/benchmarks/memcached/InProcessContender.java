@@ -6,6 +6,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.grizzlyboot.benchmarks.jit.JitSettling;
+
 /**
  * A {@link BenchClient} in the current JVM with its key spaces (one per value size, named by a
  * prefix that no other contender uses). Also what a child JVM runs on the other end of
@@ -51,9 +53,10 @@ final class InProcessContender implements Contender {
     }
 
     @Override
-    public List<LoadRound.Result> cell(Workload workload, int size, int threads, Duration warmup, int rounds,
-                                       Duration round) throws InterruptedException {
+    public List<LoadRound.Result> cell(Workload workload, int size, int threads, Duration warmup,
+                                       Duration jitSettle, int rounds, Duration round) throws Exception {
         LoadRound.run(client, workload, keys(size), threads, warmup);
+        JitSettling.settle(jitSettle, slice -> LoadRound.run(client, workload, keys(size), threads, slice));
         List<LoadRound.Result> results = new ArrayList<>(rounds);
         for (int i = 0; i < rounds; i++) {
             results.add(LoadRound.run(client, workload, keys(size), threads, round));

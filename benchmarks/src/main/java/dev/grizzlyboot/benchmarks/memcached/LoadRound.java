@@ -8,6 +8,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
+import dev.grizzlyboot.benchmarks.jit.JitSettling;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -20,11 +21,12 @@ final class LoadRound {
     /**
      * What one round measured. Throughput is in calls and in keys (they differ for bulk calls);
      * CPU is client CPU seconds per 100,000 keys, server CPU the same for memcached (NaN if unknown),
-     * machine busy the share of all cores that was busy (0 to 1, NaN if unknown).
+     * machine busy the share of all cores that was busy (0 to 1, NaN if unknown), compile the CPU
+     * milliseconds this JVM's JIT compiler threads used during the round.
      */
     record Result(double callsPerSecond, double keysPerSecond, double p50Micros, double p99Micros,
                   double cpuSecondsPer100kKeys, double serverCpuSecondsPer100kKeys, double machineBusy,
-                  long errors, long misses, String firstError) {
+                  long errors, long misses, String firstError, long compileMillis) {
     }
 
     private LoadRound() {
@@ -74,6 +76,7 @@ final class LoadRound {
         long serverBefore = ServerCpu.serverNanos();
         long[] machineBefore = ServerCpu.machineTicks();
         long cpuBefore = ProcessCpu.nanos();
+        long compiledBefore = JitSettling.compilerMillis();
         long began = System.nanoTime();
         deadline[0] = began + length.toNanos();
         start.countDown();
@@ -90,7 +93,7 @@ final class LoadRound {
         return new Result(calls / seconds, keyCount / seconds,
                 all.getValueAtPercentile(50) / 1000.0, all.getValueAtPercentile(99) / 1000.0,
                 per100k(cpu, keyCount), serverCpu < 0 ? Double.NaN : per100k(serverCpu, keyCount), machineBusy,
-                errors.get(), misses.get(), firstError.get());
+                errors.get(), misses.get(), firstError.get(), JitSettling.compilerMillis() - compiledBefore);
     }
 
     private static double per100k(long nanos, long keyCount) {

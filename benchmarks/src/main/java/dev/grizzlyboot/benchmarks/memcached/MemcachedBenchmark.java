@@ -177,7 +177,8 @@ public final class MemcachedBenchmark {
                         String name = prefix + workload.label + "/" + size + "/" + threads + "/" + contender.label();
                         if (options.wants(name)) {
                             LoadRound.Result median = middle(contender.cell(workload, size, threads, options.warmup(),
-                                    options.rounds(), options.round()), LoadRound.Result::keysPerSecond);
+                                    options.jitSettle(), options.rounds(), options.round()),
+                                    LoadRound.Result::keysPerSecond);
                             cell.add(new Report.Row(workload, size, threads, contender.label(),
                                     Contenders.isOurs(contender.label()), median));
                         }

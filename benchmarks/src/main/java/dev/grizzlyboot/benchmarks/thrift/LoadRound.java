@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 
+import dev.grizzlyboot.benchmarks.jit.JitSettling;
 import dev.grizzlyboot.thrift.tutorial.Calculator;
 
 /**
@@ -79,7 +80,7 @@ final class LoadRound {
             thread.start();
         }
         long cpuBefore = OS.getProcessCpuTime();
-        long compiledBefore = CompilerCpu.millis();
+        long compiledBefore = JitSettling.compilerMillis();
         window[0] = System.nanoTime();
         window[1] = window[0] + length.toNanos();
         start.countDown();
@@ -87,7 +88,7 @@ final class LoadRound {
             thread.join();
         }
         long cpu = OS.getProcessCpuTime() - cpuBefore;
-        long compiled = CompilerCpu.millis() - compiledBefore;
+        long compiled = JitSettling.compilerMillis() - compiledBefore;
         long[] all = latencies.stream().flatMapToLong(Arrays::stream).sorted().toArray();
         double seconds = length.toNanos() / 1e9;
         return new Result(all.length / seconds, percentile(all, 0.50), percentile(all, 0.99),

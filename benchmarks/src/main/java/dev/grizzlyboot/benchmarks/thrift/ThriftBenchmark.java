@@ -10,6 +10,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 
+import dev.grizzlyboot.benchmarks.jit.JitSettling;
 import dev.grizzlyboot.thrift.ThriftProtocol;
 
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
@@ -35,15 +36,12 @@ import io.micrometer.observation.ObservationRegistry;
  * {@code --jit-settle=8} is the most time, in seconds, a cell's warm-up goes on after
  * {@code --warmup} while the JIT compilers are still busy: it runs on in slices of 0.25 s until
  * two in a row saw at most 10 ms of compiler CPU, so that no server or client is measured while
- * its code is still being compiled (on 2 busy cores that took seconds for ours); 0 turns it off.
+ * its code is still being compiled (on 2 busy cores that took seconds for ours; {@link JitSettling});
+ * 0 turns it off.
  * The last two columns say how long the whole warm-up took and how much CPU the compilers used
  * during the measured rounds. Prints Markdown to standard output.
  */
 public final class ThriftBenchmark {
-
-    private static final Duration SETTLE_SLICE = Duration.ofMillis(250);
-    private static final long QUIET_COMPILE_MILLIS = 10;
-    private static final int QUIET_SLICES = 2;
 
     private ThriftBenchmark() {
     }
@@ -116,7 +114,7 @@ public final class ThriftBenchmark {
              BenchClient.Session session = client.open(running.port(), connections, protocol, observations)) {
             long warmupStart = System.nanoTime();
             LoadRound.run(session.callers(), payload, warmup);
-            settleJit(session, payload, jitSettle);
+            JitSettling.settle(jitSettle, slice -> LoadRound.run(session.callers(), payload, slice));
             double warmupSeconds = (System.nanoTime() - warmupStart) / 1e9;
             List<LoadRound.Result> results = new ArrayList<>();
             for (int i = 0; i < rounds; i++) {
@@ -125,20 +123,6 @@ public final class ThriftBenchmark {
             long compiled = results.stream().mapToLong(LoadRound.Result::compileMillis).sum();
             results.sort(Comparator.comparingDouble(LoadRound.Result::requestsPerSecond));
             return new Cell(results.get(results.size() / 2), warmupSeconds, compiled);
-        }
-    }
-
-    /**
-     * Goes on warming up in short slices until two in a row saw the JIT compilers quiet, or
-     * {@code most} has passed: a round measured while they still compile charges the cell for the
-     * compiling. One quiet slice is not enough: a method can turn hot again a moment later.
-     */
-    private static void settleJit(BenchClient.Session session, byte[] payload, Duration most) throws InterruptedException {
-        long until = System.nanoTime() + most.toNanos();
-        int quiet = 0;
-        while (quiet < QUIET_SLICES && System.nanoTime() < until) {
-            boolean compiling = LoadRound.run(session.callers(), payload, SETTLE_SLICE).compileMillis() > QUIET_COMPILE_MILLIS;
-            quiet = compiling ? 0 : quiet + 1;
         }
     }
 

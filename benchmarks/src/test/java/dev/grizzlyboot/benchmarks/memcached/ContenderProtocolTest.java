@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
 class ContenderProtocolTest {
 
     private static final LoadRound.Result ROUND =
-            new LoadRound.Result(1234.5, 246900.0, 81.25, 950.0, 0.42, 0.31, 0.97, 3, 7, "java.io.IOException: a\tb\nc");
+            new LoadRound.Result(1234.5, 246900.0, 81.25, 950.0, 0.42, 0.31, 0.97, 3, 7, "java.io.IOException: a\tb\nc",
+                    120);
     private static final SeedWorkload.Result SINGLES = new SeedWorkload.Result(14.6, 13687.0, 4.06);
     private static final SeedWorkload.Result BULK = new SeedWorkload.Result(0.21, 945141.0, 0.09);
     private static final FailoverLoad.Trace TRACE =
@@ -29,10 +30,10 @@ class ContenderProtocolTest {
 
     @Test
     void cellRoundsArriveInOrderWithEveryField() {
-        List<String> answer = serve(ContenderProtocol.cell(Workload.GET_MULTI, 128, 64, Duration.ofMillis(250), 2,
-                Duration.ofMillis(400)));
+        List<String> answer = serve(ContenderProtocol.cell(Workload.GET_MULTI, 128, 64, Duration.ofMillis(250),
+                Duration.ofSeconds(8), 2, Duration.ofMillis(400)));
 
-        assertThat(received).containsExactly("cell getMulti 128 64 PT0.25S 2 PT0.4S");
+        assertThat(received).containsExactly("cell getMulti 128 64 PT0.25S PT8S 2 PT0.4S");
         List<LoadRound.Result> rounds = ContenderProtocol.rounds(answer);
         assertThat(rounds).hasSize(2);
         assertThat(rounds.get(0)).usingRecursiveComparison().ignoringFields("firstError").isEqualTo(ROUND);
@@ -116,9 +117,10 @@ class ContenderProtocolTest {
         }
 
         @Override
-        public List<LoadRound.Result> cell(Workload workload, int size, int threads, Duration warmup, int rounds,
-                                           Duration round) {
-            received.add("cell " + workload.label + " " + size + " " + threads + " " + warmup + " " + rounds + " " + round);
+        public List<LoadRound.Result> cell(Workload workload, int size, int threads, Duration warmup,
+                                           Duration jitSettle, int rounds, Duration round) {
+            received.add("cell " + workload.label + " " + size + " " + threads + " " + warmup + " " + jitSettle + " "
+                    + rounds + " " + round);
             return Collections.nCopies(rounds, ROUND);
         }
 

@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""Where one Thrift call's cost goes, per group of threads: CPU (user and system) and system calls.
+
+Usage (after building the benchmarks as docs/benchmarks-thrift.md says; Linux, perf installed):
+    python3 benchmarks/thread-costs-thrift.py THREAD_POOL GRIZZLY_CONNECTION_QUEUE ...
+Options: --connections=4 --payload=300 --protocol=binary (the defaults).
+
+Each server named (a BenchServer name) runs one long ThriftBenchmark cell with the TSocket client,
+in a JVM of its own, twice: once untraced, reading every thread's CPU from /proc over 4 s after
+the JIT has had 12 s to settle, and once under `perf trace -s` for 3 s, counting system calls.
+Threads are grouped by name without their number (the server's, `bench-caller` for the client,
+the JIT's). Calls are counted as the TSocket callers' writes, one per call, so only that client.
+"""
+import collections
+import os
+import re
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TICK_MICROS = 1e6 / os.sysconf("SC_CLK_TCK")
+
+
+def start(server, opts, seconds):
+    with open(os.path.join(ROOT, "benchmarks/target/classpath.txt")) as f:
+        cp = os.path.join(ROOT, "benchmarks/target/classes") + ":" + f.read().strip()
+    return subprocess.Popen(
+        ["java", "-cp", cp, "dev.grizzlyboot.benchmarks.thrift.ThriftBenchmark", f"--servers={server}",
+         "--clients=TSOCKET", f"--connections={opts['connections']}", f"--payloads={opts['payload']}",
+         f"--protocols={opts['protocol']}", "--rounds=1", f"--seconds={seconds}", "--warmup=1", "--jit-settle=0"],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+
+
+def group(name):
+    return re.sub(r"[-_ ]?\d+$", "", name.strip())
+
+
+def thread_ticks(pid):
+    ticks = collections.Counter()
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            name = open(f"/proc/{pid}/task/{tid}/comm").read()
+            fields = open(f"/proc/{pid}/task/{tid}/stat").read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        ticks[(group(name), "user")] += int(fields[11])
+        ticks[(group(name), "sys")] += int(fields[12])
+    return ticks
+
+
+def cpu_per_call(server, opts):
+    process = start(server, opts, 18)
+    time.sleep(13)
+    before = thread_ticks(process.pid)
+    time.sleep(4)
+    after = thread_ticks(process.pid)
+    out = process.communicate()[0].strip().splitlines()[-1]
+    calls = float(out.split("|")[6].replace(",", "")) * 4
+    return {k: (after[k] - before[k]) * TICK_MICROS / calls for k in after}, out.split("|")[6].strip()
+
+
+def syscalls_per_call(server, opts):
+    process = start(server, opts, 12)
+    time.sleep(7)
+    trace = subprocess.run(["timeout", "-s", "INT", "3", "perf", "trace", "-s", "-p", str(process.pid)],
+                           capture_output=True, text=True)
+    process.communicate()
+    counts = collections.defaultdict(collections.Counter)
+    text = trace.stdout + trace.stderr
+    for block in re.split(r"\n (?=\S.*\(\d+\), \d+ events)", text):
+        head = re.match(r"(.*) \((\d+)\), \d+ events", block.strip())
+        if not head:
+            continue
+        for name, calls in re.findall(r"^\s+(\w+)\s+(\d+)\s", block, re.M):
+            counts[group(head.group(1))][name] += int(calls)
+    calls = counts["bench-caller"]["write"]
+    return {g: {name: n / calls for name, n in c.items() if n / calls >= 0.05} for g, c in counts.items()}
+
+
+def main(args):
+    opts = {"connections": "4", "payload": "300", "protocol": "binary"}
+    servers = []
+    for arg in args:
+        if arg.startswith("--"):
+            key, value = arg[2:].split("=", 1)
+            opts[key] = value
+        else:
+            servers.append(arg)
+    print(f"{opts['protocol']}, {opts['payload']} B, {opts['connections']} connections, TSocket client")
+    print()
+    print("| server | req/s (untraced) | threads | user µs/call | system µs/call | system calls per call (traced) |")
+    print("|---|---:|---|---:|---:|---|")
+    for server in servers:
+        cpu, rate = cpu_per_call(server, opts)
+        syscalls = syscalls_per_call(server, opts)
+        for name in sorted({g for g, _ in cpu}):
+            user, system = cpu.get((name, "user"), 0), cpu.get((name, "sys"), 0)
+            if user + system < 0.3:
+                continue
+            calls = ", ".join(f"{k} {v:.2f}" for k, v in sorted(syscalls.get(name, {}).items()))
+            print(f"| {server} | {rate} | {name} | {user:.1f} | {system:.1f} | {calls} |")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
