@@ -17,7 +17,7 @@ import java.util.stream.Stream;
 public final class JitSettling {
     /** How long each slice of the settling warm-up runs. */
     public static final Duration SLICE = Duration.ofMillis(250);
-    /** Compiler CPU in a slice up to which the slice counts as quiet. */
+    /** Compiler CPU in a slice up to which the slice counts as quiet (a longer run may have as much per slice). */
     public static final long QUIET_MILLIS = 10;
     /** Quiet slices in a row that end the warm-up: a method can turn hot again a moment after one. */
     public static final int QUIET_SLICES = 2;
@@ -26,9 +26,9 @@ public final class JitSettling {
     /** /proc reports CPU in USER_HZ ticks, 100 per second on every Linux. */
     private static final long MILLIS_PER_TICK = 10;
 
-    /** One slice of load, run for the given time. */
+    /** Load of a cell, run for the given time. */
     @FunctionalInterface
-    public interface Slice {
+    public interface Load {
         void run(Duration length) throws Exception;
     }
 
@@ -36,17 +36,23 @@ public final class JitSettling {
     }
 
     /**
-     * Runs {@code slice} for {@link #SLICE} at a time until {@link #QUIET_SLICES} in a row saw at most
-     * {@link #QUIET_MILLIS} of compiler CPU, or {@code most} has passed (0: returns at once).
+     * Runs {@code load} for {@code warmup}, then for {@link #SLICE} at a time until {@link #QUIET_SLICES}
+     * runs in a row saw the compilers quiet (at most {@link #QUIET_MILLIS} of their CPU per slice's
+     * length; a quiet warm-up counts as one), or {@code most} more has passed (0: none).
      */
-    public static void settle(Duration most, Slice slice) throws Exception {
+    public static void warmUp(Duration warmup, Duration most, Load load) throws Exception {
+        boolean quietWarmup = quietWhile(load, warmup);
         long until = System.nanoTime() + most.toNanos();
-        int quiet = 0;
+        int quiet = quietWarmup ? 1 : 0;
         while (quiet < QUIET_SLICES && System.nanoTime() < until) {
-            long before = compilerMillis();
-            slice.run(SLICE);
-            quiet = compilerMillis() - before > QUIET_MILLIS ? 0 : quiet + 1;
+            quiet = quietWhile(load, SLICE) ? quiet + 1 : 0;
         }
+    }
+
+    private static boolean quietWhile(Load load, Duration length) throws Exception {
+        long before = compilerMillis();
+        load.run(length);
+        return (compilerMillis() - before) * SLICE.toNanos() <= QUIET_MILLIS * length.toNanos();
     }
 
     /** Milliseconds of CPU the JIT compiler threads have used so far. */

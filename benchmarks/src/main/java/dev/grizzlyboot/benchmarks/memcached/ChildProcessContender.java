@@ -74,8 +74,7 @@ final class ChildProcessContender implements Contender {
 
     @Override
     public List<LoadRound.Result> cell(Workload workload, int size, int threads, Duration warmup, Duration jitSettle,
-                                       int rounds,
-                                       Duration round) throws IOException {
+                                       int rounds, Duration round) throws IOException {
         return ContenderProtocol.rounds(
                 call(ContenderProtocol.cell(workload, size, threads, warmup, jitSettle, rounds, round)));
     }

@@ -55,8 +55,7 @@ final class InProcessContender implements Contender {
     @Override
     public List<LoadRound.Result> cell(Workload workload, int size, int threads, Duration warmup,
                                        Duration jitSettle, int rounds, Duration round) throws Exception {
-        LoadRound.run(client, workload, keys(size), threads, warmup);
-        JitSettling.settle(jitSettle, slice -> LoadRound.run(client, workload, keys(size), threads, slice));
+        JitSettling.warmUp(warmup, jitSettle, length -> LoadRound.run(client, workload, keys(size), threads, length));
         List<LoadRound.Result> results = new ArrayList<>(rounds);
         for (int i = 0; i < rounds; i++) {
             results.add(LoadRound.run(client, workload, keys(size), threads, round));

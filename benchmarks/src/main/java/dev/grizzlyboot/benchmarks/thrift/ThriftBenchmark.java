@@ -35,10 +35,9 @@ import io.micrometer.observation.ObservationRegistry;
  * column, the calling threads' own CPU per call, to compare clients without the server's share.
  * {@code --jit-settle=8} is the most time, in seconds, a cell's warm-up goes on after
  * {@code --warmup} while the JIT compilers are still busy: it runs on in slices of 0.25 s until
- * two in a row saw at most 10 ms of compiler CPU, so that no server or client is measured while
- * its code is still being compiled (on 2 busy cores that took seconds for ours; {@link JitSettling});
- * 0 turns it off.
- * The last two columns say how long the whole warm-up took and how much CPU the compilers used
+ * two runs in a row (a quiet warm-up counts as one) saw at most 10 ms of compiler CPU per slice, so
+ * that no server or client is measured while its code is still being compiled (on 2 busy cores that
+ * took seconds for ours; {@link JitSettling}); 0 turns it off. The last two columns say how long the whole warm-up took and how much CPU the compilers used
  * during the measured rounds. Prints Markdown to standard output.
  */
 public final class ThriftBenchmark {
@@ -68,8 +67,10 @@ public final class ThriftBenchmark {
                 System.getProperty("java.version"), Runtime.getRuntime().availableProcessors(), rounds, round, warmup,
                 jitSettle, observations == null ? "" : "; our server and client observed (Micrometer timers)");
         System.out.println("| protocol | payload | conns | client | server | req/s | p50 µs | p99 µs | CPU µs/call "
-                + "| vs best libthrift server |" + (callerCpu ? " caller CPU µs/call |" : "") + " warm-up s | JIT ms in rounds |");
-        System.out.println("|---|---:|---:|---|---|---:|---:|---:|---:|---:|" + (callerCpu ? "---:|" : "") + "---:|---:|");
+                + "| vs best libthrift server |" + (callerCpu ? " caller CPU µs/call |" : "")
+                + " warm-up s | JIT ms in rounds |");
+        System.out.println("|---|---:|---:|---|---|---:|---:|---:|---:|---:|" + (callerCpu ? "---:|" : "")
+                + "---:|---:|");
         for (ThriftProtocol protocol : protocols) {
             for (int payloadSize : payloads) {
                 byte[] payload = new byte[payloadSize];
@@ -87,12 +88,13 @@ public final class ThriftBenchmark {
                         row.forEach((server, cell) -> {
                             LoadRound.Result result = cell.median();
                             System.out.printf(Locale.ROOT,
-                                "| %s | %d B | %d | %s | %s | %,.0f | %.0f | %.0f | %.1f | %.2f |%s %.1f | %d |%s%n",
-                                protocol.name().toLowerCase(Locale.ROOT), payloadSize, conns, client.label,
-                                server.label, result.requestsPerSecond(), result.p50Micros(), result.p99Micros(),
-                                result.cpuMicrosPerCall(), result.requestsPerSecond() / bestPeer,
-                                callerCpu ? String.format(Locale.ROOT, " %.1f |", result.callerCpuMicrosPerCall()) : "",
-                                cell.warmupSeconds(), cell.compileMillis(), result.errors() > 0 ? " errors: " + result.errors() : "");
+                                    "| %s | %d B | %d | %s | %s | %,.0f | %.0f | %.0f | %.1f | %.2f |%s %.1f | %d |%s%n",
+                                    protocol.name().toLowerCase(Locale.ROOT), payloadSize, conns, client.label,
+                                    server.label, result.requestsPerSecond(), result.p50Micros(), result.p99Micros(),
+                                    result.cpuMicrosPerCall(), result.requestsPerSecond() / bestPeer,
+                                    callerCpu ? String.format(Locale.ROOT, " %.1f |", result.callerCpuMicrosPerCall()) : "",
+                                    cell.warmupSeconds(), cell.compileMillis(),
+                                    result.errors() > 0 ? " errors: " + result.errors() : "");
                         });
                     }
                 }
@@ -113,8 +115,7 @@ public final class ThriftBenchmark {
         try (BenchServer.Running running = server.start(protocol, observations);
              BenchClient.Session session = client.open(running.port(), connections, protocol, observations)) {
             long warmupStart = System.nanoTime();
-            LoadRound.run(session.callers(), payload, warmup);
-            JitSettling.settle(jitSettle, slice -> LoadRound.run(session.callers(), payload, slice));
+            JitSettling.warmUp(warmup, jitSettle, length -> LoadRound.run(session.callers(), payload, length));
             double warmupSeconds = (System.nanoTime() - warmupStart) / 1e9;
             List<LoadRound.Result> results = new ArrayList<>();
             for (int i = 0; i < rounds; i++) {
