@@ -64,7 +64,7 @@ record BenchOptions(int rounds, Duration round, Duration warmup, Duration jitSet
         BenchOptions options = new BenchOptions(
                 Integer.parseInt(values.getOrDefault("rounds", "3")),
                 seconds(values.getOrDefault("seconds", "0.4")),
-                seconds(values.getOrDefault("warmup", "0.25")),
+                seconds(values.getOrDefault("warmup", "0.1")),
                 seconds(values.getOrDefault("jit-settle", "8")),
                 ints(values.getOrDefault("threads", "1,16,64,200")),
                 ints(values.getOrDefault("sizes", "32,128,512")),
