@@ -5,6 +5,7 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.function.LongSupplier;
 import java.util.stream.Stream;
 
 /**
@@ -41,18 +42,23 @@ public final class JitSettling {
      * length; a quiet warm-up counts as one), or {@code most} more has passed (0: none).
      */
     public static void warmUp(Duration warmup, Duration most, Load load) throws Exception {
-        boolean quietWarmup = quietWhile(load, warmup);
+        warmUp(warmup, most, load, JitSettling::compilerMillis);
+    }
+
+    /** {@link #warmUp(Duration, Duration, Load)} with compiler CPU read from {@code compilerMillis}. */
+    static void warmUp(Duration warmup, Duration most, Load load, LongSupplier compilerMillis) throws Exception {
+        boolean quietWarmup = quietWhile(load, warmup, compilerMillis);
         long until = System.nanoTime() + most.toNanos();
         int quiet = quietWarmup ? 1 : 0;
         while (quiet < QUIET_SLICES && System.nanoTime() < until) {
-            quiet = quietWhile(load, SLICE) ? quiet + 1 : 0;
+            quiet = quietWhile(load, SLICE, compilerMillis) ? quiet + 1 : 0;
         }
     }
 
-    private static boolean quietWhile(Load load, Duration length) throws Exception {
-        long before = compilerMillis();
+    private static boolean quietWhile(Load load, Duration length, LongSupplier compilerMillis) throws Exception {
+        long before = compilerMillis.getAsLong();
         load.run(length);
-        return (compilerMillis() - before) * SLICE.toNanos() <= QUIET_MILLIS * length.toNanos();
+        return (compilerMillis.getAsLong() - before) * SLICE.toNanos() <= QUIET_MILLIS * length.toNanos();
     }
 
     /** Milliseconds of CPU the JIT compiler threads have used so far. */

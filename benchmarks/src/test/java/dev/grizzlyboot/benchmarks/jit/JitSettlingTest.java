@@ -6,22 +6,25 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Deque;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-/** The settling warm-up's contract, against this JVM's own compiler threads. */
+/**
+ * The settling warm-up's rule, with the compilers' CPU scripted per run of load, and the reading of
+ * this JVM's real compiler threads.
+ */
 class JitSettlingTest {
 
-    /** One run of load the warm-up asked for: how long, and the compiler CPU meanwhile. */
-    private record Run(Duration length, long compiledMillis) {
-        boolean quiet() {
-            return compiledMillis * JitSettling.SLICE.toNanos() <= JitSettling.QUIET_MILLIS * length.toNanos();
-        }
-    }
+    private static final Duration WARMUP = Duration.ofMillis(300);
 
-    private final List<Run> runs = new ArrayList<>();
+    private final List<Duration> runs = new ArrayList<>();
+    private final Deque<Long> compiledPerRun = new ArrayDeque<>();
+    private long compiled;
 
     @Test
     void compilerCpuIsReadFromTheCompilerThreads() {
@@ -32,32 +35,53 @@ class JitSettlingTest {
 
     @Test
     void theWarmUpEndsAtTheFirstTwoQuietRunsInARow() throws Exception {
-        long began = System.nanoTime();
-        JitSettling.warmUp(Duration.ofMillis(300), Duration.ofSeconds(20), this::idle);
+        // Warm-up busy; quiet, busy, quiet, quiet: a quiet run followed by a busy one starts over.
+        warmUp(WARMUP, Duration.ofSeconds(10), 30L, 0L, 20L, 10L, 0L, 0L);
 
-        assertThat(Duration.ofNanos(System.nanoTime() - began)).isLessThan(Duration.ofSeconds(20));
-        assertThat(runs.get(0).length()).isEqualTo(Duration.ofMillis(300));
-        assertThat(runs.subList(1, runs.size()))
-                .allSatisfy(run -> assertThat(run.length()).isEqualTo(JitSettling.SLICE));
-        assertThat(runs).hasSizeGreaterThanOrEqualTo(JitSettling.QUIET_SLICES);
-        assertThat(runs.subList(runs.size() - 2, runs.size())).allSatisfy(run -> assertThat(run.quiet()).isTrue());
-        for (int i = 0; i < runs.size() - 2; i++) {
-            assertThat(runs.get(i).quiet() && runs.get(i + 1).quiet())
-                    .as("runs %d and %d were both quiet, so the warm-up should have ended there: %s", i, i + 1, runs)
-                    .isFalse();
-        }
+        assertThat(runs).containsExactly(WARMUP, JitSettling.SLICE, JitSettling.SLICE, JitSettling.SLICE,
+                JitSettling.SLICE);
+    }
+
+    @Test
+    void aQuietWarmUpCountsAsTheFirstQuietRun() throws Exception {
+        warmUp(WARMUP, Duration.ofSeconds(10), 12L, 0L, 0L);
+
+        assertThat(runs).containsExactly(WARMUP, JitSettling.SLICE);
+    }
+
+    @Test
+    void quietIsMeasuredPerSliceLength() throws Exception {
+        // 10 ms in 0.1 s is busier than 10 ms in 0.25 s, so this warm-up is not quiet.
+        warmUp(Duration.ofMillis(100), Duration.ofSeconds(10), 10L, 0L, 0L, 0L);
+
+        assertThat(runs).containsExactly(Duration.ofMillis(100), JitSettling.SLICE, JitSettling.SLICE);
+    }
+
+    @Test
+    void compilersThatStayBusyAreWaitedForOnlyUntilTheLimit() throws Exception {
+        long began = System.nanoTime();
+        JitSettling.warmUp(WARMUP, Duration.ofMillis(200), length -> {
+            runs.add(length);
+            compiled += 50;
+        }, () -> compiled);
+
+        assertThat(Duration.ofNanos(System.nanoTime() - began)).isLessThan(Duration.ofSeconds(5));
+        assertThat(runs).hasSizeGreaterThan(2);
     }
 
     @Test
     void withNoTimeToSettleOnlyTheWarmUpRuns() throws Exception {
-        JitSettling.warmUp(Duration.ofMillis(50), Duration.ZERO, this::idle);
-        assertThat(runs).extracting(Run::length).containsExactly(Duration.ofMillis(50));
+        warmUp(WARMUP, Duration.ZERO, 30L, 0L, 0L);
+
+        assertThat(runs).containsExactly(WARMUP);
     }
 
-    /** Stands for a cell's load: the compilers have nothing new to compile meanwhile. */
-    private void idle(Duration length) throws InterruptedException {
-        long before = JitSettling.compilerMillis();
-        Thread.sleep(length.toMillis());
-        runs.add(new Run(length, JitSettling.compilerMillis() - before));
+    /** Runs the warm-up with load that takes no time and "compiles" the next scripted amount per run. */
+    private void warmUp(Duration warmup, Duration most, Long... script) throws Exception {
+        compiledPerRun.addAll(Arrays.asList(script));
+        JitSettling.warmUp(warmup, most, length -> {
+            runs.add(length);
+            compiled += compiledPerRun.removeFirst();
+        }, () -> compiled);
     }
 }
