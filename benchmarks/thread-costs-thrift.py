@@ -9,7 +9,8 @@ Each server named (a BenchServer name) runs one long ThriftBenchmark cell with t
 in a JVM of its own, twice: once untraced, reading every thread's CPU from /proc over 4 s after
 the JIT has had 12 s to settle, and once under `perf trace -s` for 3 s, counting system calls.
 Threads are grouped by name without their number (the server's, `bench-caller` for the client,
-the JIT's). Calls are counted as the TSocket callers' writes, one per call, so only that client.
+the JIT's). Calls are counted as the TSocket callers' writes, one per call, so only that client:
+in the untraced window from /proc's per-thread write count, in the traced one from the trace.
 """
 import collections
 import os
@@ -42,10 +43,12 @@ def thread_ticks(pid):
         try:
             name = open(f"/proc/{pid}/task/{tid}/comm").read()
             fields = open(f"/proc/{pid}/task/{tid}/stat").read().rsplit(")", 1)[1].split()
+            io = dict(line.split(": ") for line in open(f"/proc/{pid}/task/{tid}/io").read().splitlines())
         except OSError:
             continue
         ticks[(group(name), "user")] += int(fields[11])
         ticks[(group(name), "sys")] += int(fields[12])
+        ticks[(group(name), "writes")] += int(io["syscw"])
     return ticks
 
 
@@ -55,9 +58,10 @@ def cpu_per_call(server, opts):
     before = thread_ticks(process.pid)
     time.sleep(4)
     after = thread_ticks(process.pid)
-    out = process.communicate()[0].strip().splitlines()[-1]
-    calls = float(out.split("|")[6].replace(",", "")) * 4
-    return {k: (after[k] - before[k]) * TICK_MICROS / calls for k in after}, out.split("|")[6].strip()
+    process.communicate()
+    calls = after[("bench-caller", "writes")] - before[("bench-caller", "writes")]
+    cpu = {k: (after[k] - before[k]) * TICK_MICROS / calls for k in after if k[1] != "writes"}
+    return cpu, f"{calls / 4:,.0f}"
 
 
 def syscalls_per_call(server, opts):
@@ -89,7 +93,7 @@ def main(args):
             servers.append(arg)
     print(f"{opts['protocol']}, {opts['payload']} B, {opts['connections']} connections, TSocket client")
     print()
-    print("| server | req/s (untraced) | threads | user µs/call | system µs/call | system calls per call (traced) |")
+    print("| server | req/s (untraced window) | threads | user µs/call | system µs/call | system calls per call (traced) |")
     print("|---|---:|---|---:|---:|---|")
     for server in servers:
         cpu, rate = cpu_per_call(server, opts)
