@@ -48,7 +48,6 @@ record BenchOptions(int rounds, Duration round, Duration warmup, Duration jitSet
             if (arg.equals("--quick")) {
                 values.putIfAbsent("rounds", "1");
                 values.putIfAbsent("seconds", "0.3");
-                values.putIfAbsent("warmup", "0.1");
                 values.putIfAbsent("jit-settle", "0.5");
                 values.putIfAbsent("threads", "1,64");
                 values.putIfAbsent("sizes", "128");
