@@ -20,8 +20,8 @@ import org.glassfish.grizzly.nio.tmpselectors.TemporarySelectorPool;
  * on the selector thread, between two selects, only while no call is pending, and gives it back by
  * turning the selector's read interest on again, so bytes that arrive meanwhile wait in the socket
  * for the selector. The worker waits on a selector from the server's pool of them (Grizzly's
- * {@link TemporarySelectorPool}), registered for the time it holds the connection. Thread-safe: {@link #wakeUp()} from any thread, the rest
- * from the worker.
+ * {@link TemporarySelectorPool}), registered for the time it holds the connection. Thread-safe:
+ * {@link #wakeUp()} from any thread, the rest from the worker.
  */
 final class ConnectionReader {
     private final ServerSession session;
