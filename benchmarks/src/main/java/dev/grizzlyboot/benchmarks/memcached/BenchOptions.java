@@ -24,10 +24,11 @@ import java.util.regex.Pattern;
  * @param seedRounds  runs per client of the seed workload's looped singles; the median is reported
  * @param seedBulkRounds runs per client of the seed workload's bulk calls; the median is reported
  * @param csv         where to write every result row for the chart, or {@code null}
- * @param scenarios   which scenarios to run: {@code single} (one server: cells and seed workload),
- *                    {@code cluster} (three servers, Ketama), {@code failover} (three servers, kill -9 one),
- *                    {@code floor} (one-thread get/set over a blocking socket: the round-trip floor),
- *                    {@code tls} (our client over TLS against the same client in plaintext)
+ * @param scenarios   which scenarios to run, in this order: {@code single} (one server, the cells),
+ *                    {@code seed} (one server, the seed workload), {@code cluster} (three servers,
+ *                    Ketama), {@code floor} (one-thread get/set over a blocking socket: the round-trip
+ *                    floor), {@code tls} (our client over TLS against the same client in plaintext),
+ *                    {@code failover} (three servers, kill -9 one)
  * @param originalClasspath classpath of the grizzly-memcached-original module for its child JVM, or
  *                    {@code null} to leave that client out
  * @param failover    seconds into each failover run: kill one server, restart it, end the run
@@ -40,7 +41,7 @@ record BenchOptions(int rounds, Duration round, Duration warmup, Duration jitSet
                     int seedRounds, int seedBulkRounds, String csv, List<String> scenarios, String originalClasspath,
                     FailoverTimes failover, Duration failoverTimeout, boolean jvmPerClient) {
 
-    private static final List<String> SCENARIOS = List.of("single", "cluster", "floor", "failover", "tls");
+    private static final List<String> SCENARIOS = List.of("single", "seed", "cluster", "floor", "tls", "failover");
 
     static BenchOptions parse(String[] args) {
         Map<String, String> values = new LinkedHashMap<>();
@@ -92,10 +93,6 @@ record BenchOptions(int rounds, Duration round, Duration warmup, Duration jitSet
             throw new IllegalArgumentException("--scenarios takes " + SCENARIOS + ", got " + options.scenarios());
         }
         return options;
-    }
-
-    boolean wantsScenario(String scenario) {
-        return scenarios.contains(scenario);
     }
 
     boolean wants(String cellName) {

@@ -65,7 +65,7 @@ final class InProcessContender implements Contender {
 
     @Override
     public SeedRuns seed(int keyCount, int batch, int singlesRounds, int bulkRounds) throws Exception {
-        KeySpace keys = new KeySpace("seed-" + prefix, keyCount, 128, batch);
+        KeySpace keys = new KeySpace("seed-" + prefix, keyCount, SeedWorkload.VALUE_SIZE, batch);
         List<SeedWorkload.Result> singles = new ArrayList<>();
         List<SeedWorkload.Result> bulk = new ArrayList<>();
         for (int i = 0; i < singlesRounds; i++) {

@@ -17,11 +17,13 @@ import dev.grizzlyboot.testsupport.TestCertificates;
 /**
  * memcached benchmark: our client with its defaults (plus any {@code --tuned} variants), and
  * spymemcached, xmemcached, folsom and (in a child JVM) the original grizzly-memcached, in one run.
- * Three scenarios, each with its own memcached processes:
+ * Six scenarios, each with its own memcached processes:
  * <ul>
  *   <li>{@code single}: one server; get, set, getMulti(200) and setMulti(200) with each value size
  *       and caller-thread count, each client a warm-up and several short rounds, the median round
- *       (by keys/s) reported; then the seed workload (N sets then N deletes, looped singles vs bulk);</li>
+ *       (by keys/s) reported;</li>
+ *   <li>{@code seed}: one server, the seed workload (N sets then N deletes from one thread, looped
+ *       singles vs bulk calls);</li>
  *   <li>{@code cluster}: three servers, every client on Ketama; the same cells as {@code single}
  *       (every workload, value size and caller-thread count), no seed workload;</li>
  *   <li>{@code failover}: three servers, get/set at 64 threads, one server killed with SIGKILL and
@@ -34,7 +36,7 @@ import dev.grizzlyboot.testsupport.TestCertificates;
  * </ul>
  * Prints Markdown.
  *
- * <p>Options: {@code --quick}, {@code --scenarios=single,cluster,floor,failover,tls --rounds=3 --seconds=0.4
+ * <p>Options: {@code --quick}, {@code --scenarios=single,seed,cluster,floor,failover,tls --rounds=3 --seconds=0.4
  * --warmup=0.25 --threads=1,16,64,200 --sizes=32,128,512 --clients=all --tuned=c8/d64/io1,...
  * --filter=REGEX --seed-keys=100000 --seed-batch=1000 --seed-rounds=1 --seed-bulk-rounds=3
  * --failover=2,5,8 --failover-timeout=0.5 --original-classpath=CP --csv=FILE}.
@@ -62,20 +64,18 @@ public final class MemcachedBenchmark {
         }
         List<Report> reports = new ArrayList<>();
         List<Report.SeedRow> seedRows = new ArrayList<>();
-        if (options.wantsScenario("single")) {
-            reports.add(single(options, seedRows));
-        }
-        if (options.wantsScenario("cluster")) {
-            reports.add(cluster(options));
-        }
-        if (options.wantsScenario("floor")) {
-            reports.add(floor(options));
-        }
-        if (options.wantsScenario("tls")) {
-            reports.add(tls(options));
-        }
-        if (options.wantsScenario("failover")) {
-            FailoverRun.runAll(options);
+        for (String scenario : options.scenarios()) {
+            long scenarioBegan = System.nanoTime();
+            switch (scenario) {
+                case "single" -> reports.add(single(options));
+                case "seed" -> seed(options, seedRows);
+                case "cluster" -> reports.add(cluster(options));
+                case "floor" -> reports.add(floor(options));
+                case "tls" -> reports.add(tls(options));
+                case "failover" -> FailoverRun.runAll(options);
+                default -> throw new IllegalStateException("no scenario " + scenario);
+            }
+            System.out.printf(Locale.ROOT, "%nScenario %s took %.0f s%n", scenario, (System.nanoTime() - scenarioBegan) / 1e9);
         }
         if (options.csv() != null) {
             Report.writeCsv(Path.of(options.csv()), reports, seedRows);
@@ -84,7 +84,7 @@ public final class MemcachedBenchmark {
         System.exit(0);
     }
 
-    private static Report single(BenchOptions options, List<Report.SeedRow> seedRows) throws Exception {
+    private static Report single(BenchOptions options) throws Exception {
         Report report = new Report(System.out, "cell");
         try (MemcachedProcess memcached = MemcachedProcess.start(MEMCACHED);
              Contenders contenders = contenders(List.of(memcached), options)) {
@@ -92,13 +92,26 @@ public final class MemcachedBenchmark {
             prepare(contenders.all(), options.sizes());
             runCells(contenders.all(), "", Workload.values(), options.sizes(), options.threads(), options, report);
             report.summary();
+            printBulkWriteNotes(contenders.all());
+        }
+        return report;
+    }
+
+    /**
+     * The seed workload on a server of its own, after the same warm-up as the first cell of
+     * {@code single} (its own scenario so that each scenario set runs in under 10 minutes).
+     */
+    private static void seed(BenchOptions options, List<Report.SeedRow> seedRows) throws Exception {
+        Report report = new Report(System.out, "seed");
+        try (MemcachedProcess memcached = MemcachedProcess.start(MEMCACHED);
+             Contenders contenders = contenders(List.of(memcached), options)) {
+            System.out.printf(Locale.ROOT, "%n## Seed workload, one server (%s)%n", memcached.address());
+            prepare(contenders.all(), new int[] {SeedWorkload.VALUE_SIZE});
             seedRows.addAll(runSeed(contenders.all(), options));
             if (!seedRows.isEmpty()) {
                 report.seed(seedRows, options.seedKeys(), options.seedBatch());
             }
-            printBulkWriteNotes(contenders.all());
         }
-        return report;
     }
 
     private static Report cluster(BenchOptions options) throws Exception {

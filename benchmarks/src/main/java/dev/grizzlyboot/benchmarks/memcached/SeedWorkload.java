@@ -7,6 +7,8 @@ package dev.grizzlyboot.benchmarks.memcached;
  * their nearest equivalent).
  */
 final class SeedWorkload {
+    /** Bytes per value. */
+    static final int VALUE_SIZE = 128;
 
     /** One run: wall time for all sets plus all deletes, and client CPU per 100,000 keys. */
     record Result(double seconds, double opsPerSecond, double cpuSecondsPer100kOps) {
