@@ -16,12 +16,14 @@ import org.glassfish.grizzly.nio.tmpselectors.TemporarySelectorPool;
 /**
  * Lets a worker thread take a plain TCP connection from its Grizzly selector and wait for the
  * connection's next request on a selector of its own, so that the thread woken by a request is
- * the one that runs it. The connection is read by exactly one side at a time: the worker takes it
- * on the selector thread, between two selects, only while no call is pending, and gives it back by
- * turning the selector's read interest on again, so bytes that arrive meanwhile wait in the socket
- * for the selector. The worker waits on a selector from the server's pool of them (Grizzly's
+ * the one that runs it. The connection is read by exactly one side at a time: when the selector
+ * thread starts a worker for a connection's queued calls it asks itself, as a task for between two
+ * selects, to stop reading it; the worker starts reading only once its calls have ended and no
+ * other is pending, and gives the connection back by turning the selector's read interest on
+ * again, so bytes that arrive meanwhile wait in the socket for the selector. The worker waits on a selector from the server's pool of them (Grizzly's
  * {@link TemporarySelectorPool}), registered for the time it holds the connection. Thread-safe:
- * {@link #wakeUp()} from any thread, the rest from the worker.
+ * {@link #requestTake()} from the selector thread, {@link #wakeUp()} and {@link #release} from any
+ * thread, the rest from the worker.
  */
 final class ConnectionReader {
     private final ServerSession session;
@@ -42,11 +44,14 @@ final class ConnectionReader {
     }
 
     /**
-     * Takes the connection from its selector thread; returns false, leaving it there, if a call is
-     * pending, reading is paused, or the connection or the selector is closing. Waits for the
-     * selector thread to run the change, so no read of the connection is in progress on return.
+     * Asks the connection's selector thread to stop reading it, so that the worker about to run
+     * its queued calls can go on reading it afterwards. Call it on the selector thread, as it
+     * queues the frame that starts that worker: the selector thread then answers between this
+     * select and the next, before it could read the connection again, and the worker seldom has
+     * to wait for the answer. The answer is false if reading is paused, another worker holds the
+     * connection, or the connection or the selector is closing.
      */
-    boolean takeOver() {
+    CompletableFuture<Boolean> requestTake() {
         CompletableFuture<Boolean> taken = new CompletableFuture<>();
         SelectorHandler selectorHandler = ((NIOTransport) connection.getTransport()).getSelectorHandler();
         selectorHandler.enque(connection.getSelectorRunner(), () -> {
@@ -73,22 +78,32 @@ final class ConnectionReader {
                 // Only the outcome matters.
             }
         });
+        return taken;
+    }
+
+    /**
+     * Starts holding the connection on this worker once the selector thread has let it go
+     * ({@code take}, from {@link #requestTake()}); waits for that answer if it has not come yet.
+     * Returns false, having given the connection back, if it was not let go, if a call is pending
+     * (a worker started before the selector thread let go runs it and reads next), or if no
+     * selector could be had. Call it only once this worker's own queued calls have all ended.
+     */
+    boolean hold(CompletableFuture<Boolean> take) {
         boolean took;
         try {
-            took = taken.get();
+            took = take.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            // The selector thread may still hand the connection over; then it goes straight back.
-            taken.thenAccept(late -> {
-                if (late) {
-                    session.giveToSelector();
-                }
-            });
+            release(take);
             return false;
         } catch (ExecutionException e) {
             return false;
         }
         if (!took) {
+            return false;
+        }
+        if (!session.noCallPending()) {
+            session.giveToSelector();
             return false;
         }
         Selector own = null;
@@ -110,6 +125,18 @@ final class ConnectionReader {
             wakeUp();
         }
         return true;
+    }
+
+    /**
+     * Gives the connection back as soon as the selector thread has let it go ({@code take}, from
+     * {@link #requestTake()}), for a worker that will not hold it; does not wait.
+     */
+    void release(CompletableFuture<Boolean> take) {
+        take.thenAccept(took -> {
+            if (took) {
+                session.giveToSelector();
+            }
+        });
     }
 
     /**

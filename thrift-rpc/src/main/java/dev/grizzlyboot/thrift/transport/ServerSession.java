@@ -171,17 +171,26 @@ final class ServerSession {
 
     /**
      * Hands reading from the selector thread to a worker; call it on the selector thread between
-     * two selects. Refuses while another worker holds it (two may finish a call and ask before
-     * either is answered), while a call is pending (the selector has queued more), while reading
-     * is paused, and once closing.
+     * two selects. Refuses while another worker holds it (its take and a second worker's can
+     * both be asked for), while reading is paused, and once closing. Calls may be pending: the
+     * worker that asked runs them before it reads ({@link #noCallPending()}).
      */
     synchronized boolean takeFromSelector() {
-        if (heldByReader || pending.get() != 0 || readPaused || !connection.isOpen()) {
+        if (heldByReader || readPaused || !connection.isOpen()) {
             return false;
         }
         heldByReader = true;
         setReading(false);
         return true;
+    }
+
+    /**
+     * True while no call is queued or running and the connection is not closing: only then may a
+     * worker that was handed reading start to read, as calls queued before the hand-over would
+     * otherwise run after ones it reads, or at the same time on another worker.
+     */
+    boolean noCallPending() {
+        return pending.get() == 0;
     }
 
     /** Hands reading back to the selector thread, which reads right away unless reading is paused. */

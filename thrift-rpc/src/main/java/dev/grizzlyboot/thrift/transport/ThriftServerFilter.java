@@ -211,7 +211,7 @@ public final class ThriftServerFilter extends BaseFilter {
         if (queueCalls) {
             // The read buffer may be reused once this returns, so the queued frame is a copy.
             if (current.offer(Buffers.wrap(connection.getMemoryManager(), copyOf(frame)))) {
-                startWorker(current);
+                startWorker(current, false);
             }
             return ctx.getStopAction();
         }
@@ -258,17 +258,21 @@ public final class ThriftServerFilter extends BaseFilter {
      */
     private void queueFrames(ServerSession current, Buffer input) {
         current.assembler.append(input);
-        queueCompleteFrames(current);
+        queueCompleteFrames(current, current.reader != null);
     }
 
-    /** Queues every complete frame of the connection's assembler, starting a worker if none runs its queue. */
-    private void queueCompleteFrames(ServerSession current) {
+    /**
+     * Queues every complete frame of the connection's assembler, starting a worker if none runs its
+     * queue; that worker may go on reading the connection if {@code mayHold} (only on the selector
+     * thread, which is the one to let it go).
+     */
+    private void queueCompleteFrames(ServerSession current, boolean mayHold) {
         FrameAssembler assembler = current.assembler;
         Connection<?> connection = current.connection;
         int length;
         while ((length = assembler.nextLength(connection)) > 0) {
             if (current.offer(assembler.takeCopy(connection, length))) {
-                startWorker(current);
+                startWorker(current, mayHold);
             }
         }
         if (length == FrameAssembler.REFUSED) {
@@ -276,48 +280,75 @@ public final class ThriftServerFilter extends BaseFilter {
         }
     }
 
-    private void startWorker(ServerSession current) {
-        if (busyWorkers.incrementAndGet() > workerLimit) {
+    /**
+     * Starts a worker for the connection's queue. If {@code mayHold} and a worker is free, the
+     * selector thread is asked right away to let the connection go, so that the worker can hold it
+     * once its calls have run without waiting for the selector thread then.
+     */
+    private void startWorker(ServerSession current, boolean mayHold) {
+        boolean poolShort = busyWorkers.incrementAndGet() > workerLimit;
+        if (poolShort) {
             // A worker waiting on a connection it holds would otherwise notice only at its idle time.
             for (ConnectionReader holder : held) {
                 holder.wakeUp();
                 break;
             }
         }
+        CompletableFuture<Boolean> take = mayHold && !poolShort ? current.reader.requestTake() : null;
         try {
             current.connection.getTransport().getWorkerThreadPool().execute(() -> {
                 try {
-                    runQueue(current);
+                    runQueue(current, take);
                 } finally {
                     busyWorkers.decrementAndGet();
                 }
             });
         } catch (RejectedExecutionException e) {
             busyWorkers.decrementAndGet();
+            if (take != null) {
+                current.reader.release(take);
+            }
             log.debug("closing {}: the worker pool takes no more calls", current.connection.getPeerAddress(), e);
             current.connection.closeSilently();
         }
     }
 
     /**
-     * Runs the connection's queued calls in order and keeps going while the selector queues more.
-     * While the connection's backlog is full it stops, keeping the queue, and a worker takes it up
-     * again once the client has taken its replies. After a failed call the rest are dropped, as
-     * the connection is closing.
+     * Runs the connection's queued calls, then, given a {@code take} from the selector thread,
+     * holds the connection and reads it if that is still worth it, or gives it back.
      */
-    private void runQueue(ServerSession current) {
+    private void runQueue(ServerSession current, CompletableFuture<Boolean> take) {
+        boolean emptied = false;
+        try {
+            emptied = runQueuedCalls(current);
+        } finally {
+            if (take != null && !emptied) {
+                // Paused, failed or thrown: reading goes back to the selector thread.
+                current.reader.release(take);
+            }
+        }
+        if (take != null && emptied) {
+            keepReading(current, take);
+        }
+    }
+
+    /**
+     * Runs the connection's queued calls in order and keeps going while the selector queues more;
+     * returns true once none is pending and none failed. While the connection's backlog is full
+     * it stops, keeping the queue, and a worker takes it up again once the client has taken its
+     * replies. After a failed call the rest are dropped, as the connection is closing.
+     */
+    private boolean runQueuedCalls(ServerSession current) {
         boolean failed = false;
         try {
             do {
-                if (current.pauseWhileBacklogFull(() -> startWorker(current))) {
-                    return;
+                if (current.pauseWhileBacklogFull(() -> startWorker(current, false))) {
+                    return false;
                 }
                 Buffer frame = current.nextFrame();
                 failed = failed || !run(current, frame);
             } while (endCall(current) > 0);
-            if (!failed && current.reader != null) {
-                keepReading(current);
-            }
+            return !failed;
         } catch (Error e) {
             // The queue's count is now wrong, so nothing more may be read from this connection.
             current.connection.closeSilently();
@@ -329,8 +360,12 @@ public final class ThriftServerFilter extends BaseFilter {
      * Holds the connection on this worker, reading and running its requests, and gives it back to
      * the selector thread when it is idle, reading pauses, it closes, or the pool is short.
      */
-    private void keepReading(ServerSession current) {
-        if (workersShort() || !current.reader.takeOver()) {
+    private void keepReading(ServerSession current, CompletableFuture<Boolean> take) {
+        if (workersShort()) {
+            current.reader.release(take);
+            return;
+        }
+        if (!current.reader.hold(take)) {
             return;
         }
         held.add(current.reader);
@@ -414,7 +449,7 @@ public final class ThriftServerFilter extends BaseFilter {
             endCall(current);
         }
         if (backlogFull) {
-            queueCompleteFrames(current);
+            queueCompleteFrames(current, false);
             return false;
         }
         return true;
