@@ -20,10 +20,10 @@ import org.glassfish.grizzly.nio.tmpselectors.TemporarySelectorPool;
  * thread starts a worker for a connection's queued calls it asks itself, as a task for between two
  * selects, to stop reading it; the worker starts reading only once its calls have ended and no
  * other is pending, and gives the connection back by turning the selector's read interest on
- * again, so bytes that arrive meanwhile wait in the socket for the selector. The worker waits on a selector from the server's pool of them (Grizzly's
- * {@link TemporarySelectorPool}), registered for the time it holds the connection. Thread-safe:
- * {@link #requestTake()} from the selector thread, {@link #wakeUp()} and {@link #release} from any
- * thread, the rest from the worker.
+ * again, so bytes that arrive meanwhile wait in the socket for the selector. The worker waits on a
+ * selector from the server's pool of them (Grizzly's {@link TemporarySelectorPool}), registered
+ * for the time it holds the connection. Thread-safe: {@link #requestTake()} from the selector
+ * thread, {@link #wakeUp()} and {@link #release} from any thread, the rest from the worker.
  */
 final class ConnectionReader {
     private final ServerSession session;
