@@ -21,10 +21,11 @@ public enum IoStrategy {
     CONNECTION_QUEUE(SameThreadIOStrategy.getInstance()),
     /**
      * As {@link #CONNECTION_QUEUE}, and the worker that emptied a connection's queue keeps the
-     * connection: it waits for the next request on a selector of its own and runs it without a
-     * hand-off, until the connection is idle for a few milliseconds or other connections wait for
-     * a worker. Safe for blocking handlers, which hold up only their own connection. Plain TCP
-     * only; with TLS it works as {@link #CONNECTION_QUEUE}.
+     * connection if its client called again within a few milliseconds of its last reply: it waits
+     * for the next request on a selector of its own and runs it without a hand-off, until the
+     * connection is idle for those milliseconds or other connections wait for a worker. Safe for
+     * blocking handlers, which hold up only their own connection. Plain TCP only; with TLS it works
+     * as {@link #CONNECTION_QUEUE}.
      */
     CONNECTION_READER(SameThreadIOStrategy.getInstance()),
     /** A worker pool thread runs the handler while selectors keep serving I/O: safe for blocking handlers. */

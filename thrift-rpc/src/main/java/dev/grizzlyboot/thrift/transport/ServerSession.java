@@ -59,6 +59,8 @@ final class ServerSession {
     final FrameAssembler assembler;
     /** Null unless a worker may hold the connection. */
     final ConnectionReader reader;
+    /** When the last call ended ({@link System#nanoTime()}), or 0; kept only for connection readers. */
+    private volatile long lastCallEnded;
 
     ServerSession(Connection<?> connection, TConfiguration configuration, TProtocolFactory protocols,
                   CallObserver observer, String defaultService, FrameWriteQueue direct, IdleClock idleClock,
@@ -120,6 +122,9 @@ final class ServerSession {
 
     /** Ends a call and returns how many are still pending. */
     int endCall() {
+        if (reader != null) {
+            lastCallEnded = System.nanoTime();
+        }
         int left = pending.decrementAndGet();
         if (tooManyCalls) {
             synchronized (this) {
@@ -191,6 +196,15 @@ final class ServerSession {
      */
     boolean noCallPending() {
         return pending.get() == 0;
+    }
+
+    /**
+     * True if the connection's last call ended less than {@code nanos} ago: its client calls again
+     * soon after a reply, so a worker that waits that long for its next request will see it.
+     */
+    boolean lastCallEndedWithin(long nanos) {
+        long last = lastCallEnded;
+        return last != 0 && System.nanoTime() - last < nanos;
     }
 
     /** Hands reading back to the selector thread, which reads right away unless reading is paused. */

@@ -56,7 +56,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>With connection readers (plain TCP only) the filter frames requests itself and queues them
  * like call queueing; in addition the worker that emptied a connection's queue keeps the
- * connection and waits for its next request on a selector of its own, running calls as they
+ * connection, if its client called again within the reader's idle time of its last reply, and
+ * waits for its next request on a selector of its own, running calls as they
  * arrive without a hand-off, until the connection is idle for a few milliseconds, reading pauses,
  * or other connections wait for a worker. Then the selector thread reads it again.
  */
@@ -281,9 +282,10 @@ public final class ThriftServerFilter extends BaseFilter {
     }
 
     /**
-     * Starts a worker for the connection's queue. If {@code mayHold} and a worker is free, the
-     * selector thread is asked right away to let the connection go, so that the worker can hold it
-     * once its calls have run without waiting for the selector thread then.
+     * Starts a worker for the connection's queue. If {@code mayHold}, a worker is free and the
+     * connection's last call ended within the reader's idle time, the selector thread is asked
+     * right away to let the connection go, so that the worker can hold it once its calls have run
+     * without waiting for the selector thread then.
      */
     private void startWorker(ServerSession current, boolean mayHold) {
         boolean poolShort = busyWorkers.incrementAndGet() > workerLimit;
@@ -294,7 +296,9 @@ public final class ThriftServerFilter extends BaseFilter {
                 break;
             }
         }
-        CompletableFuture<Boolean> take = mayHold && !poolShort ? current.reader.requestTake() : null;
+        // A client that pauses longer than a holder waits would only be given back after the wait.
+        CompletableFuture<Boolean> take = mayHold && !poolShort && current.lastCallEndedWithin(READER_IDLE_NANOS)
+                ? current.reader.requestTake() : null;
         try {
             current.connection.getTransport().getWorkerThreadPool().execute(() -> {
                 try {
