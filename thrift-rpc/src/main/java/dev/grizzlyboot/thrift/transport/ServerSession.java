@@ -199,6 +199,14 @@ final class ServerSession {
     }
 
     /**
+     * When the connection's last call ended ({@link System#nanoTime()}), or 0 before the first;
+     * kept only for connection readers.
+     */
+    long lastCallEnded() {
+        return lastCallEnded;
+    }
+
+    /**
      * True if the connection's last call ended less than {@code nanos} ago: its client calls again
      * soon after a reply, so a worker that waits that long for its next request will see it.
      */

@@ -394,7 +394,8 @@ public final class ThriftServerFilter extends BaseFilter {
                 if (!runReceived(current, length)) {
                     return;
                 }
-                lastActive = System.nanoTime();
+                // Its last call's end, which the session has just read the clock for.
+                lastActive = current.lastCallEnded();
                 length = assembler.nextLength(connection);
             }
             if (length == FrameAssembler.REFUSED) {
