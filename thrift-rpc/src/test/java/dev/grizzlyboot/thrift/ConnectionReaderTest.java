@@ -235,6 +235,42 @@ class ConnectionReaderTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> epollInstances() <= before);
     }
 
+    /**
+     * With more connections than workers no worker holds a connection (the ones not held would wait
+     * for the crowded selector threads); once there are no more connections than workers, one does.
+     * A worker that holds a connection waits on a selector of its own, opened at its first hold, so
+     * the epoll instances of the process say whether any worker held one.
+     */
+    @Test
+    void workersHoldConnectionsOnlyWhileThereAreNoMoreConnectionsThanWorkers() throws Exception {
+        assumeTrue(Files.isDirectory(Path.of("/proc/self/fd")), "counts epoll instances in Linux's /proc/self/fd");
+        CalculatorHandler handler = new CalculatorHandler();
+        try (ThriftServer server = server(handler, 2);
+             TTransport busy = open(server.port());
+             TTransport idle = open(server.port());
+             TTransport third = open(server.port())) {
+            Calculator.Client busyClient = new Calculator.Client(new TBinaryProtocol(busy));
+            assertThat(add(new Calculator.Client(new TBinaryProtocol(idle)), 1, 1)).isEqualTo(2);
+            assertThat(add(new Calculator.Client(new TBinaryProtocol(third)), 1, 2)).isEqualTo(3);
+            assertThat(add(busyClient, 1, 3)).isEqualTo(4);
+            long noReaderSelectors = epollInstances();
+
+            for (int i = 0; i < 300; i++) {
+                assertThat(busyClient.add(i, 1)).isEqualTo(i + 1);
+            }
+            assertThat(epollInstances()).as("epoll instances after calls on one of three connections, two workers")
+                    .isLessThanOrEqualTo(noReaderSelectors);
+
+            third.close();
+            await().atMost(Duration.ofSeconds(5)).until(() -> server.openConnections() == 2);
+            for (int i = 0; i < 300; i++) {
+                assertThat(busyClient.add(i, 2)).isEqualTo(i + 2);
+            }
+            assertThat(epollInstances()).as("epoll instances after calls on one of two connections, two workers")
+                    .isGreaterThan(noReaderSelectors);
+        }
+    }
+
     /** True while a worker thread is inside the strategy's hold of a connection (reading, running or giving it back). */
     private static boolean aWorkerHoldsAConnection() {
         return Thread.getAllStackTraces().values().stream().flatMap(Arrays::stream)

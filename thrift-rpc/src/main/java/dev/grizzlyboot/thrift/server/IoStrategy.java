@@ -8,7 +8,7 @@ import org.glassfish.grizzly.strategies.WorkerThreadIOStrategy;
 /**
  * Which thread runs the Thrift handler for a request, mapped onto Grizzly's I/O strategies.
  * Only {@link #SAME_THREAD} runs handlers on selector threads, so only choose it for handlers
- * that never block. The default is {@link #CONNECTION_QUEUE}.
+ * that never block. The default is {@link #CONNECTION_READER}.
  */
 public enum IoStrategy {
     /** The selector thread runs the handler: least overhead, but a slow handler stalls every connection of that selector. */
@@ -20,12 +20,13 @@ public enum IoStrategy {
      */
     CONNECTION_QUEUE(SameThreadIOStrategy.getInstance()),
     /**
-     * As {@link #CONNECTION_QUEUE}, and the worker that emptied a connection's queue keeps the
-     * connection if its client called again within a few milliseconds of its last reply: it waits
-     * for the next request on a selector of its own and runs it without a hand-off, until the
-     * connection is idle for those milliseconds or other connections wait for a worker. Safe for
-     * blocking handlers, which hold up only their own connection. Plain TCP only; with TLS it works
-     * as {@link #CONNECTION_QUEUE}.
+     * As {@link #CONNECTION_QUEUE}, and, while the server has no more connections than worker
+     * threads, the worker that emptied a connection's queue keeps the connection if its client
+     * called again within a few milliseconds of its last reply: it waits for the next request on a
+     * selector of its own and runs it without a hand-off, until the connection is idle for those
+     * milliseconds or other connections wait for a worker. With more connections than workers it
+     * works as {@link #CONNECTION_QUEUE}. Safe for blocking handlers, which hold up only their own
+     * connection. Plain TCP only; with TLS it works as {@link #CONNECTION_QUEUE}.
      */
     CONNECTION_READER(SameThreadIOStrategy.getInstance()),
     /** A worker pool thread runs the handler while selectors keep serving I/O: safe for blocking handlers. */

@@ -13,7 +13,7 @@ import org.apache.thrift.TProcessor;
 
 /**
  * Options for a {@link ThriftServer}; {@link #build()} checks them and creates the server without
- * binding. Defaults: host 0.0.0.0, port 9090, connection-queue strategy, binary protocol, 32 worker
+ * binding. Defaults: host 0.0.0.0, port 9090, connection-reader strategy, binary protocol, 32 worker
  * threads, one selector thread per core, 16,384,000-byte frames (libthrift's default), 5-minute
  * idle timeout, 30-second stop deadline, no TLS. A builder is not thread-safe; use it from one
  * thread.
@@ -23,7 +23,7 @@ public final class ThriftServerBuilder {
     String host = "0.0.0.0";
     int port = 9090;
     int backlog = 1024;
-    IoStrategy ioStrategy = IoStrategy.CONNECTION_QUEUE;
+    IoStrategy ioStrategy = IoStrategy.CONNECTION_READER;
     ThriftProtocol protocol = ThriftProtocol.BINARY;
     int workerThreads = 32;
     ExecutorService workerExecutor;

@@ -55,9 +55,10 @@ import org.slf4j.LoggerFactory;
  * until the queue is half empty.
  *
  * <p>With connection readers (plain TCP only) the filter frames requests itself and queues them
- * like call queueing; in addition the worker that emptied a connection's queue keeps the
- * connection, if its client called again within the reader's idle time of its last reply, and
- * waits for its next request on a selector of its own, running calls as they
+ * like call queueing; in addition, while the server has no more connections than workers, the
+ * worker that emptied a connection's queue keeps the connection, if its client called again
+ * within the reader's idle time of its last reply, and waits for its next request on a selector
+ * of its own, running calls as they
  * arrive without a hand-off, until the connection is idle for a few milliseconds, reading pauses,
  * or other connections wait for a worker. Then the selector thread reads it again.
  */
@@ -282,10 +283,11 @@ public final class ThriftServerFilter extends BaseFilter {
     }
 
     /**
-     * Starts a worker for the connection's queue. If {@code mayHold}, a worker is free and the
-     * connection's last call ended within the reader's idle time, the selector thread is asked
-     * right away to let the connection go, so that the worker can hold it once its calls have run
-     * without waiting for the selector thread then.
+     * Starts a worker for the connection's queue. If {@code mayHold}, a worker is free, the server
+     * has no more connections than workers and the connection's last call ended within the
+     * reader's idle time, the selector thread is asked right away to let the connection go, so
+     * that the worker can hold it once its calls have run without waiting for the selector thread
+     * then.
      */
     private void startWorker(ServerSession current, boolean mayHold) {
         boolean poolShort = busyWorkers.incrementAndGet() > workerLimit;
@@ -297,8 +299,11 @@ public final class ThriftServerFilter extends BaseFilter {
             }
         }
         // A client that pauses longer than a holder waits would only be given back after the wait.
-        CompletableFuture<Boolean> take = mayHold && !poolShort && current.lastCallEndedWithin(READER_IDLE_NANOS)
-                ? current.reader.requestTake() : null;
+        // With more connections than workers, holding does not pay: the connections not held wait
+        // for the selector threads, which the holders and their clients crowd off the cores (p99
+        // three times connection-queue's on two cores; docs/benchmarks-thrift.md, "Ninth round").
+        CompletableFuture<Boolean> take = mayHold && !poolShort && connections.size() <= workerLimit
+                && current.lastCallEndedWithin(READER_IDLE_NANOS) ? current.reader.requestTake() : null;
         try {
             current.connection.getTransport().getWorkerThreadPool().execute(() -> {
                 try {

@@ -28,12 +28,12 @@ public class ThriftServerProperties {
     private int port = 9090;
 
     /**
-     * Which thread runs handlers: connection-queue (a worker runs each connection's queued calls in
-     * order), connection-reader (as connection-queue, and a worker keeps reading a busy connection
-     * itself; plain TCP), worker-thread, leader-follower, or same-thread (the selector; never for
-     * blocking handlers).
+     * Which thread runs handlers: connection-reader (a worker runs each connection's queued calls in
+     * order and, while there are no more connections than workers, keeps reading a busy connection
+     * itself; plain TCP), connection-queue (the same without keeping connections), worker-thread,
+     * leader-follower, or same-thread (the selector; never for blocking handlers).
      */
-    private IoStrategy ioStrategy = IoStrategy.CONNECTION_QUEUE;
+    private IoStrategy ioStrategy = IoStrategy.CONNECTION_READER;
 
     /** Wire protocol inside each frame; clients must use the same. */
     private ThriftProtocol protocol = ThriftProtocol.BINARY;
