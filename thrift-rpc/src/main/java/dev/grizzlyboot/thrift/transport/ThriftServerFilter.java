@@ -58,9 +58,9 @@ import org.slf4j.LoggerFactory;
  * like call queueing; in addition, while the server has no more connections than workers, the
  * worker that emptied a connection's queue keeps the connection, if its client called again
  * within the reader's idle time of its last reply, and waits for its next request on a selector
- * of its own, running calls as they
- * arrive without a hand-off, until the connection is idle for a few milliseconds, reading pauses,
- * or other connections wait for a worker. Then the selector thread reads it again.
+ * of its own, running calls as they arrive without a hand-off, until the connection is idle for a
+ * few milliseconds, reading pauses, or other connections wait for a worker. Then the selector
+ * thread reads it again.
  */
 public final class ThriftServerFilter extends BaseFilter {
     private static final Logger log = LoggerFactory.getLogger(ThriftServerFilter.class);
