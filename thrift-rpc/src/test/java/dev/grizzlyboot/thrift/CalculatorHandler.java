@@ -23,8 +23,6 @@ public final class CalculatorHandler implements Calculator.Iface {
     public final AtomicInteger calls = new AtomicInteger();
     public final AtomicInteger zips = new AtomicInteger();
     public final AtomicInteger slowCallsFinished = new AtomicInteger();
-    /** {@code add(BLOCK, 0)} calls waiting for {@link #release()} right now. */
-    public final AtomicInteger blockedNow = new AtomicInteger();
     private final long addDelayMillis;
     private final CountDownLatch released = new CountDownLatch(1);
 
@@ -51,14 +49,11 @@ public final class CalculatorHandler implements Calculator.Iface {
     public int add(int num1, int num2) {
         calls.incrementAndGet();
         if (num1 == BLOCK) {
-            blockedNow.incrementAndGet();
             try {
                 released.await(1, TimeUnit.MINUTES);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return -1;
-            } finally {
-                blockedNow.decrementAndGet();
             }
             slowCallsFinished.incrementAndGet();
             return 0;

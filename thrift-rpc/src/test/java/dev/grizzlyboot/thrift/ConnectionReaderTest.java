@@ -22,7 +22,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 
 import dev.grizzlyboot.thrift.server.IoStrategy;
@@ -279,53 +278,6 @@ class ConnectionReaderTest {
             }
             assertThat(epollInstances()).as("epoll instances after calls on one of two connections, two workers")
                     .isGreaterThan(beforeHolding);
-        }
-    }
-
-    /**
-     * A connection that a worker holds is given back when the pool runs short: here its client
-     * calls without pause, a second connection's handler blocks the other worker, and a third
-     * connection's call can run only once the holder lets its connection go.
-     */
-    @Test
-    void aHeldConnectionIsGivenBackWhenTheWorkersRunShort() throws Exception {
-        assumeTrue(Files.isDirectory(Path.of("/proc/self/fd")), "counts epoll instances in Linux's /proc/self/fd");
-        CalculatorHandler handler = new CalculatorHandler();
-        ExecutorService callers = Executors.newFixedThreadPool(2);
-        AtomicBoolean calling = new AtomicBoolean(true);
-        try (ThriftServer server = server(handler, 2);
-             TTransport held = open(server.port())) {
-            long beforeHolding = epollInstances();
-            Calculator.Client heldClient = new Calculator.Client(new TBinaryProtocol(held));
-            CompletableFuture<Integer> heldCalls = CompletableFuture.supplyAsync(() -> {
-                int made = 0;
-                while (calling.get()) {
-                    assertThat(add(heldClient, made, 1)).isEqualTo(made + 1);
-                    made++;
-                }
-                return made;
-            }, callers);
-            await().atMost(Duration.ofSeconds(10)).until(() -> epollInstances() > beforeHolding);
-
-            try (TTransport blockedConnection = open(server.port());
-                 TTransport third = open(server.port())) {
-                Calculator.Client blocked = new Calculator.Client(new TBinaryProtocol(blockedConnection));
-                CompletableFuture<Integer> blockedCall = CompletableFuture.supplyAsync(
-                        () -> add(blocked, CalculatorHandler.BLOCK, 0), callers);
-                await().atMost(Duration.ofSeconds(5)).until(() -> handler.blockedNow.get() == 1);
-
-                Calculator.Client thirdClient = new Calculator.Client(new TBinaryProtocol(third));
-                assertTimeoutPreemptively(Duration.ofSeconds(5), () -> assertThat(thirdClient.add(40, 2)).isEqualTo(42));
-
-                handler.release();
-                assertThat(blockedCall.get(10, TimeUnit.SECONDS)).isZero();
-            }
-            calling.set(false);
-            assertThat(heldCalls.get(10, TimeUnit.SECONDS)).isPositive();
-        } finally {
-            calling.set(false);
-            handler.release();
-            callers.shutdownNow();
         }
     }
 
