@@ -17,7 +17,9 @@ import dev.grizzlyboot.memcached.transcoder.Transcoder;
  * operation timeout plus {@value #GRACE_MILLIS} ms even when the client's sweeper thread is starved
  * on a loaded machine: the caller waits with its own deadline and then fails with a
  * {@link MemcachedTimeoutException} (a replicated {@code cas} is two steps and may take twice the
- * timeout). Thread-safe; get it from {@link MemcachedClient#blocking()}.
+ * timeout). A single-key call made while no other blocking call waits spins for its answer for up
+ * to {@link MemcachedClientBuilder#callerSpin(Duration)} before it parks. Thread-safe; get it from
+ * {@link MemcachedClient#blocking()}.
  */
 public final class BlockingMemcachedClient {
 
@@ -26,10 +28,12 @@ public final class BlockingMemcachedClient {
 
     private final MemcachedClient client;
     private final long timeoutNanos;
+    private final CallerSpin spin;
 
-    BlockingMemcachedClient(MemcachedClient client, Duration operationTimeout) {
+    BlockingMemcachedClient(MemcachedClient client, Duration operationTimeout, Duration callerSpin) {
         this.client = client;
         this.timeoutNanos = operationTimeout.toNanos();
+        this.spin = new CallerSpin(callerSpin.toNanos());
     }
 
     /**
@@ -39,6 +43,11 @@ public final class BlockingMemcachedClient {
      */
     public MemcachedClient async() {
         return client;
+    }
+
+    /** The spin of this facade's callers (for tests). */
+    CallerSpin spin() {
+        return spin;
     }
 
     /**
@@ -185,7 +194,7 @@ public final class BlockingMemcachedClient {
      * @return whether the value was stored, and if not, why
      */
     public CasResult cas(String key, Object value, long cas, Duration expiry) {
-        return await(client.cas(key, value, cas, expiry), 2);
+        return await(client.cas(key, value, cas, expiry), 2, true);
     }
 
     /**
@@ -253,7 +262,7 @@ public final class BlockingMemcachedClient {
      * @return each key's outcome and value
      */
     public BulkResult<Object> getMulti(Collection<String> keys) {
-        return await(client.getMulti(keys));
+        return awaitParked(client.getMulti(keys));
     }
 
     /**
@@ -263,7 +272,7 @@ public final class BlockingMemcachedClient {
      * @return each key's outcome, value and CAS token
      */
     public BulkResult<Object> getsMulti(Collection<String> keys) {
-        return await(client.getsMulti(keys));
+        return awaitParked(client.getsMulti(keys));
     }
 
     /**
@@ -274,7 +283,7 @@ public final class BlockingMemcachedClient {
      * @return each key's outcome
      */
     public BulkResult<Object> setMulti(Map<String, ?> values, Duration expiry) {
-        return await(client.setMulti(values, expiry));
+        return awaitParked(client.setMulti(values, expiry));
     }
 
     /**
@@ -284,7 +293,7 @@ public final class BlockingMemcachedClient {
      * @return each key's outcome
      */
     public BulkResult<Object> deleteMulti(Collection<String> keys) {
-        return await(client.deleteMulti(keys));
+        return awaitParked(client.deleteMulti(keys));
     }
 
     /**
@@ -295,12 +304,12 @@ public final class BlockingMemcachedClient {
      * @return each key's outcome
      */
     public BulkResult<Object> casMulti(Map<String, CasValue<?>> values, Duration expiry) {
-        return await(client.casMulti(values, expiry));
+        return awaitParked(client.casMulti(values, expiry));
     }
 
     /** See {@link MemcachedClient#noop()}. */
     public void noop() {
-        await(client.noop());
+        awaitParked(client.noop());
     }
 
     /**
@@ -309,7 +318,7 @@ public final class BlockingMemcachedClient {
      * @return the version by server
      */
     public Map<ServerAddress, String> version() {
-        return await(client.version());
+        return awaitParked(client.version());
     }
 
     /**
@@ -318,7 +327,7 @@ public final class BlockingMemcachedClient {
      * @return the statistics by server, by name
      */
     public Map<ServerAddress, Map<String, String>> stats() {
-        return await(client.stats());
+        return awaitParked(client.stats());
     }
 
     /**
@@ -328,12 +337,12 @@ public final class BlockingMemcachedClient {
      * @return the statistics by server, by name
      */
     public Map<ServerAddress, Map<String, String>> stats(String group) {
-        return await(client.stats(group));
+        return awaitParked(client.stats(group));
     }
 
     /** See {@link MemcachedClient#flushAll()}. */
     public void flushAll() {
-        await(client.flushAll());
+        awaitParked(client.flushAll());
     }
 
     /**
@@ -342,7 +351,7 @@ public final class BlockingMemcachedClient {
      * @return each server's outcome, in list order
      */
     public ServerResults<Void> noopEach() {
-        return await(client.noopEach());
+        return awaitParked(client.noopEach());
     }
 
     /**
@@ -351,7 +360,7 @@ public final class BlockingMemcachedClient {
      * @return each server's version, or why it did not answer, in list order
      */
     public ServerResults<String> versionEach() {
-        return await(client.versionEach());
+        return awaitParked(client.versionEach());
     }
 
     /**
@@ -361,7 +370,7 @@ public final class BlockingMemcachedClient {
      * @return each server's statistics, or why it did not answer, in list order
      */
     public ServerResults<Map<String, String>> statsEach(String group) {
-        return await(client.statsEach(group));
+        return awaitParked(client.statsEach(group));
     }
 
     /**
@@ -371,15 +380,21 @@ public final class BlockingMemcachedClient {
      * @return each server's outcome, in list order
      */
     public ServerResults<Void> flushAllEach(Duration delay) {
-        return await(client.flushAllEach(delay));
+        return awaitParked(client.flushAllEach(delay));
     }
 
     private <T> T await(CompletableFuture<T> future) {
-        return await(future, 1);
+        return await(future, 1, true);
     }
 
-    private <T> T await(CompletableFuture<T> future, int steps) {
+    /** For calls whose answer takes longer than a spin is worth: many keys, or every server. */
+    private <T> T awaitParked(CompletableFuture<T> future) {
+        return await(future, 1, false);
+    }
+
+    private <T> T await(CompletableFuture<T> future, int steps, boolean maySpin) {
         long waitNanos = steps * timeoutNanos + TimeUnit.MILLISECONDS.toNanos(GRACE_MILLIS);
+        spin.enter(future, maySpin);
         try {
             return future.get(waitNanos, TimeUnit.NANOSECONDS);
         } catch (ExecutionException e) {
@@ -395,6 +410,8 @@ public final class BlockingMemcachedClient {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new MemcachedException("interrupted while waiting for memcached", e);
+        } finally {
+            spin.leave();
         }
     }
 }

@@ -54,7 +54,7 @@ public final class MemcachedClient implements AutoCloseable {
     MemcachedClient(List<ServerAddress> servers, Map<ServerAddress, Integer> weights, PoolSettings poolSettings,
             ClusterSettings clusterSettings, Duration operationTimeout, IoStrategy ioStrategy, int ioThreads,
             int workerThreads, int maxItemSize, Transcoder<Object> transcoder, NearCache near, ClientMeters meters,
-            ConnectionSecurity security) {
+            ConnectionSecurity security, Duration callerSpin) {
         this.meters = meters;
         this.near = near;
         this.transcoder = transcoder;
@@ -71,7 +71,7 @@ public final class MemcachedClient implements AutoCloseable {
         // A timeout within one operation timeout after the client itself stalled is partly the stall's.
         this.sweeper = new Sweeper(Duration.ofMillis(Math.max(1, Math.min(10, operationTimeout.toMillis() / 10))),
                 operationTimeout, cluster::maintain);
-        this.blocking = new BlockingMemcachedClient(this, operationTimeout);
+        this.blocking = new BlockingMemcachedClient(this, operationTimeout, callerSpin);
     }
 
     /**

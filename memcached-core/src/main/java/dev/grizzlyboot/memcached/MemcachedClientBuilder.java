@@ -30,6 +30,9 @@ import io.micrometer.core.instrument.MeterRegistry;
  */
 public final class MemcachedClientBuilder {
 
+    /** Longer than most loopback round trips on a quiet machine (docs/benchmarks.md, "Tenth round"). */
+    private static final Duration DEFAULT_CALLER_SPIN = Duration.ofNanos(100_000);
+
     private final List<ServerAddress> servers = new ArrayList<>();
     private final Map<ServerAddress, Integer> weights = new HashMap<>();
     private Duration operationTimeout = Duration.ofSeconds(1);
@@ -44,6 +47,7 @@ public final class MemcachedClientBuilder {
     private int ioThreads = Math.min(2, Runtime.getRuntime().availableProcessors());
     private int workerThreads = Math.max(2, Runtime.getRuntime().availableProcessors());
     private int maxItemSize = 1024 * 1024;
+    private Duration callerSpin = Runtime.getRuntime().availableProcessors() > 1 ? DEFAULT_CALLER_SPIN : Duration.ZERO;
     private Transcoder<Object> transcoder = DefaultTranscoder.create();
     private boolean failover = true;
     private int failureThreshold = 3;
@@ -290,6 +294,26 @@ public final class MemcachedClientBuilder {
     }
 
     /**
+     * How long a {@linkplain MemcachedClient#blocking() blocking} caller that is the only one
+     * waiting on this client spins for its answer before it parks (default 100 µs; zero on a
+     * one-core machine). Spinning spares a sleep and a wake-up per call, which is most of a
+     * single caller's latency on a fast network, at the price of the spinning core. Only single-key
+     * calls spin, never while another blocking caller waits; a spin that ends without the answer
+     * makes the next calls park at once (1, 2, 4, ... up to 1,024 of them), so a slow server costs
+     * little. {@link Duration#ZERO} turns it off.
+     *
+     * @param window the longest spin per call, zero for none
+     * @return this builder
+     */
+    public MemcachedClientBuilder callerSpin(Duration window) {
+        if (window == null || window.isNegative() || window.compareTo(Duration.ofMillis(1)) > 0) {
+            throw new IllegalArgumentException("callerSpin must be between zero and 1 ms, was " + window);
+        }
+        this.callerSpin = window;
+        return this;
+    }
+
+    /**
      * Which threads handle responses (default {@link IoStrategy#SAME_THREAD}).
      *
      * @param strategy the Grizzly I/O strategy
@@ -461,7 +485,7 @@ public final class MemcachedClientBuilder {
                 ioThreads, workerThreads, maxItemSize, transcoder,
                 nearCacheTtl == null ? NearCache.NONE : new CaffeineNearCache(nearCacheTtl, nearCacheMaxEntries),
                 meterRegistry == null ? ClientMeters.NONE : MicrometerClientMeters.of(meterRegistry),
-                new ConnectionSecurity(credentials, tls));
+                new ConnectionSecurity(credentials, tls), callerSpin);
     }
 
     private static Duration positive(Duration value, String name) {

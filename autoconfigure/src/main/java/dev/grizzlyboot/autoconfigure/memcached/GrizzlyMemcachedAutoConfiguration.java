@@ -50,6 +50,9 @@ public final class GrizzlyMemcachedAutoConfiguration {
         if (properties.getWorkerThreads() != null) {
             builder.workerThreads(properties.getWorkerThreads());
         }
+        if (properties.getCallerSpin() != null) {
+            builder.callerSpin(properties.getCallerSpin());
+        }
         GrizzlyMemcachedProperties.Pool pool = properties.getPool();
         builder.connectionsPerServer(pool.getMinConnections(), pool.getMaxConnections())
                 .pipelineDepth(pool.getPipelineDepth())

@@ -46,6 +46,12 @@ public class GrizzlyMemcachedProperties {
     /** Worker threads for the worker-thread and leader-follower strategies. Default: the number of cores, at least 2. */
     private Integer workerThreads;
 
+    /**
+     * How long a blocking single-key call spins for its answer before it parks, while it is the
+     * only caller waiting; zero turns spinning off. Default: 100us, or 0 on a single core.
+     */
+    private Duration callerSpin;
+
     private final Pool pool = new Pool();
 
     private final Cluster cluster = new Cluster();
@@ -118,6 +124,14 @@ public class GrizzlyMemcachedProperties {
 
     public void setWorkerThreads(Integer workerThreads) {
         this.workerThreads = workerThreads;
+    }
+
+    public Duration getCallerSpin() {
+        return callerSpin;
+    }
+
+    public void setCallerSpin(Duration callerSpin) {
+        this.callerSpin = callerSpin;
     }
 
     public Pool getPool() {

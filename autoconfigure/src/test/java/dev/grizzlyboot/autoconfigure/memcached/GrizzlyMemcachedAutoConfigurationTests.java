@@ -139,7 +139,7 @@ class GrizzlyMemcachedAutoConfigurationTests {
         runner.withPropertyValues("grizzly.memcached.servers=" + memcached.addressList(),
                 "grizzly.memcached.connect-timeout=300ms", "grizzly.memcached.max-item-size=2MB",
                 "grizzly.memcached.io-strategy=worker-thread", "grizzly.memcached.io-threads=1",
-                "grizzly.memcached.worker-threads=3", "grizzly.memcached.pool.min-connections=2",
+                "grizzly.memcached.worker-threads=3", "grizzly.memcached.caller-spin=50us", "grizzly.memcached.pool.min-connections=2",
                 "grizzly.memcached.pool.max-connections=6", "grizzly.memcached.pool.pipeline-depth=8",
                 "grizzly.memcached.pool.reconnect-backoff=50ms", "grizzly.memcached.pool.max-reconnect-backoff=2s")
                 .run(context -> {
@@ -150,6 +150,7 @@ class GrizzlyMemcachedAutoConfigurationTests {
                     assertThat(properties.getIoStrategy()).isEqualTo(IoStrategy.WORKER_THREAD);
                     assertThat(properties.getIoThreads()).isEqualTo(1);
                     assertThat(properties.getWorkerThreads()).isEqualTo(3);
+                    assertThat(properties.getCallerSpin()).isEqualTo(Duration.ofNanos(50_000));
                     GrizzlyMemcachedProperties.Pool pool = properties.getPool();
                     assertThat(pool.getMinConnections()).isEqualTo(2);
                     assertThat(pool.getMaxConnections()).isEqualTo(6);
@@ -163,6 +164,14 @@ class GrizzlyMemcachedAutoConfigurationTests {
                     await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
                             assertThat(Integer.parseInt(memcached.first().stats().get("curr_connections"))).isGreaterThanOrEqualTo(3));
                 });
+    }
+
+    @Test
+    void callerSpinReachesTheBuilder() {
+        // The builder refuses a window over 1 ms, so only a property that reached it fails the start.
+        runner.withPropertyValues("grizzly.memcached.servers=" + memcached.addressList(), "grizzly.memcached.caller-spin=2ms")
+                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("callerSpin"));
     }
 
     @Test

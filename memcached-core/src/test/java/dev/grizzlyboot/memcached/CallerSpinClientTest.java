@@ -1,0 +1,85 @@
+package dev.grizzlyboot.memcached;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import dev.grizzlyboot.testsupport.MemcachedExtension;
+import dev.grizzlyboot.testsupport.MemcachedProcess;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Which blocking calls spin for their answer, seen through the spin's back-off against a real
+ * server that stops answering (SIGSTOP): a single-key call that spins and times out is a miss and
+ * makes the next call park at once; a bulk call never spins; {@code callerSpin(ZERO)} turns
+ * spinning off. {@link CallerSpinTest} covers the decisions themselves.
+ */
+class CallerSpinClientTest {
+
+    private static final Duration TIMEOUT = Duration.ofMillis(200);
+
+    @RegisterExtension
+    static MemcachedExtension memcached = MemcachedExtension.server();
+
+    @Test
+    void singleKeyCallsSpinAndBulkCallsDoNot() {
+        MemcachedProcess server = memcached.first();
+        try (MemcachedClient client = MemcachedClient.builder().servers(server.address()).operationTimeout(TIMEOUT)
+                .failover(false).failureThreshold(100).callerSpin(Duration.ofMillis(1)).build()) {
+            BlockingMemcachedClient blocking = client.blocking();
+            blocking.set("spin-key", "value", Duration.ZERO);
+            // Calls made while the connection was still opening may have missed; use up their skips.
+            for (int call = 0; call < 10_000 && blocking.spin().skipping() > 0; call++) {
+                assertThat(blocking.get("spin-key")).isEqualTo("value");
+            }
+            assertThat(blocking.spin().skipping()).isZero();
+            server.pause();
+            try {
+                assertThat(blocking.getMulti(List.of("spin-key", "other")).errors().values())
+                        .hasSize(2).allMatch(MemcachedTimeoutException.class::isInstance);
+                assertThat(blocking.spin().skipping()).as("a bulk call neither spins nor skips").isZero();
+
+                assertThatThrownBy(() -> blocking.get("spin-key")).isInstanceOf(MemcachedTimeoutException.class);
+                int skipping = blocking.spin().skipping();
+                assertThat(skipping).as("calls parking at once after the get's missed spin").isPositive();
+
+                assertThat(blocking.setMulti(Map.of("spin-key", "v2"), Duration.ZERO).errors().values())
+                        .singleElement().isInstanceOf(MemcachedTimeoutException.class);
+                assertThat(blocking.spin().skipping()).isEqualTo(skipping);
+                assertThatThrownBy(() -> blocking.delete("spin-key")).isInstanceOf(MemcachedTimeoutException.class);
+                assertThat(blocking.spin().skipping()).as("the delete parked at once").isEqualTo(skipping - 1);
+            } finally {
+                server.resume();
+            }
+        }
+    }
+
+    @Test
+    void aZeroWindowTurnsSpinningOff() {
+        MemcachedProcess server = memcached.first();
+        try (MemcachedClient client = MemcachedClient.builder().servers(server.address()).operationTimeout(TIMEOUT)
+                .failover(false).failureThreshold(100).callerSpin(Duration.ZERO).build()) {
+            BlockingMemcachedClient blocking = client.blocking();
+            blocking.set("spin-off", "value", Duration.ZERO);
+            server.pause();
+            try {
+                assertThatThrownBy(() -> blocking.get("spin-off")).isInstanceOf(MemcachedTimeoutException.class);
+                assertThat(blocking.spin().skipping()).as("no spin, so no miss").isZero();
+            } finally {
+                server.resume();
+            }
+        }
+    }
+
+    @Test
+    void theWindowIsBetweenZeroAndOneMillisecond() {
+        assertThatThrownBy(() -> MemcachedClient.builder().callerSpin(Duration.ofMillis(2)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("callerSpin");
+        assertThatThrownBy(() -> MemcachedClient.builder().callerSpin(Duration.ofNanos(-1)))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+}
