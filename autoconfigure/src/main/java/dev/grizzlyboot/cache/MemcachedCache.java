@@ -32,6 +32,8 @@ public final class MemcachedCache extends AbstractValueAdaptingCache {
      * transcoder can write (a serialized {@link NullValue} would need the allow-list).
      */
     static final String NULL_MARKER = "\u0000grizzly-boot:null\u0000";
+    /** Round trips an operation of this cache may take one after another: the generation, then the entry. */
+    private static final int STEPS = 2;
 
     private final String name;
     private final MemcachedClient client;
@@ -263,14 +265,12 @@ public final class MemcachedCache extends AbstractValueAdaptingCache {
         return value;
     }
 
+    /** Waits as the client's blocking calls do: a lone caller spins for its answer before it parks. */
     private <T> T await(CompletableFuture<T> future, String operation, Object key, T fallback) {
         try {
-            return future.get();
-        } catch (ExecutionException e) {
+            return client.blocking().await(future, STEPS);
+        } catch (RuntimeException e) {
             return errors.handle(operation, key, e, fallback);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return errors.handle(operation, key, new MemcachedException("interrupted while waiting for memcached", e), fallback);
         }
     }
 

@@ -22,7 +22,8 @@ import org.springframework.cache.Cache;
 /**
  * memcached killed (SIGKILL) mid-run: by default every cache operation degrades (reads miss, so
  * loaders run; writes are skipped) without throwing, and the cache works again once memcached is
- * back; with {@code propagateErrors(true)} the client's typed exceptions come through.
+ * back; with {@code propagateErrors(true)} the client's typed exceptions come through. A read from
+ * a stopped (SIGSTOP) memcached waits in the client's blocking facade and times out as a miss.
  */
 class MemcachedOutageTest {
 
@@ -88,6 +89,37 @@ class MemcachedOutageTest {
         assertThatThrownBy(() -> cache.get("d", () -> "from the method")).isInstanceOf(MemcachedException.class);
         assertThat(cache.retrieve("a")).failsWithin(Duration.ofSeconds(5))
                 .withThrowableOfType(ExecutionException.class).havingCause().isInstanceOf(MemcachedException.class);
+    }
+
+    @Test
+    void aReadWaitsAsTheClientsBlockingCallsDo() throws Exception {
+        try (MemcachedClient patient = TestClients.connect(server.address())) {
+            Cache cache = MemcachedCacheManager.builder(patient).build().getCache("books");
+            storeWhileUp(cache, "a", "1");
+            server.pause();
+            CompletableFuture<Cache.ValueWrapper> read = new CompletableFuture<>();
+            try {
+                Thread reader = new Thread(() -> read.complete(cache.get("a")), "cache-reader");
+                reader.start();
+                // The client's blocking facade is where a lone caller spins (CallerSpinClientTest); a
+                // plain future.get() would wait in CompletableFuture alone.
+                await().atMost(Duration.ofSeconds(4)).pollInterval(Duration.ofMillis(10))
+                        .until(() -> waitsIn(reader, "dev.grizzlyboot.memcached.BlockingMemcachedClient"));
+            } finally {
+                server.resume();
+            }
+            assertThat(read.get(10, TimeUnit.SECONDS)).as("answered once memcached runs again").isNotNull()
+                    .extracting(Cache.ValueWrapper::get).isEqualTo("1");
+        }
+    }
+
+    private static boolean waitsIn(Thread thread, String className) {
+        for (StackTraceElement frame : thread.getStackTrace()) {
+            if (frame.getClassName().equals(className)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Stores and reads back; retried while the short timeouts trip on a loaded machine or a restarting server. */

@@ -383,6 +383,27 @@ public final class BlockingMemcachedClient {
         return awaitParked(client.flushAllEach(delay));
     }
 
+    /**
+     * Waits for {@code future} as this facade's single-key calls wait for theirs: spinning first
+     * while no other blocking call waits ({@link MemcachedClientBuilder#callerSpin(Duration)}),
+     * and giving up after {@code steps} operation timeouts plus {@value #GRACE_MILLIS} ms. For code
+     * that composes single-key operations of {@link #async()} and answers its own caller
+     * synchronously, as the Spring cache does.
+     *
+     * @param future a single-key operation of this client, or a few of them composed
+     * @param steps  how many of its operations run one after another (at least 1)
+     * @param <T>    the value's type
+     * @return the future's value
+     * @throws MemcachedException the failure the future completed with (or the
+     *         {@link RuntimeException} it was), a {@link MemcachedTimeoutException} past the deadline
+     */
+    public <T> T await(CompletableFuture<T> future, int steps) {
+        if (steps < 1) {
+            throw new IllegalArgumentException("steps must be >= 1, was " + steps);
+        }
+        return await(future, steps, true);
+    }
+
     private <T> T await(CompletableFuture<T> future) {
         return await(future, 1, true);
     }

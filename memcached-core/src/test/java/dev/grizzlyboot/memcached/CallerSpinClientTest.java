@@ -59,6 +59,30 @@ class CallerSpinClientTest {
     }
 
     @Test
+    void awaitWaitsForAComposedFutureAsASingleKeyCallWaits() {
+        MemcachedProcess server = memcached.first();
+        try (MemcachedClient client = MemcachedClient.builder().servers(server.address()).operationTimeout(TIMEOUT)
+                .failover(false).failureThreshold(100).callerSpin(Duration.ofMillis(1)).build()) {
+            BlockingMemcachedClient blocking = client.blocking();
+            blocking.set("composed", "value", Duration.ZERO);
+            String composed = blocking.await(client.get("composed").thenApply(value -> value + "!"), 1);
+            assertThat(composed).isEqualTo("value!");
+            for (int call = 0; call < 10_000 && blocking.spin().skipping() > 0; call++) {
+                blocking.get("composed");
+            }
+            assertThatThrownBy(() -> blocking.await(client.get("composed"), 0)).isInstanceOf(IllegalArgumentException.class);
+            server.pause();
+            try {
+                assertThatThrownBy(() -> blocking.await(client.get("composed").thenApply(value -> value + "!"), 1))
+                        .isInstanceOf(MemcachedTimeoutException.class);
+                assertThat(blocking.spin().skipping()).as("calls parking at once after its missed spin").isPositive();
+            } finally {
+                server.resume();
+            }
+        }
+    }
+
+    @Test
     void aZeroWindowTurnsSpinningOff() {
         MemcachedProcess server = memcached.first();
         try (MemcachedClient client = MemcachedClient.builder().servers(server.address()).operationTimeout(TIMEOUT)
