@@ -28,15 +28,10 @@ class CallerSpinClientTest {
     @Test
     void singleKeyCallsSpinAndBulkCallsDoNot() {
         MemcachedProcess server = memcached.first();
-        try (MemcachedClient client = MemcachedClient.builder().servers(server.address()).operationTimeout(TIMEOUT)
-                .failover(false).failureThreshold(100).callerSpin(Duration.ofMillis(1)).build()) {
+        try (MemcachedClient client = client(server, Duration.ofMillis(1))) {
             BlockingMemcachedClient blocking = client.blocking();
             blocking.set("spin-key", "value", Duration.ZERO);
-            // Calls made while the connection was still opening may have missed; use up their skips.
-            for (int call = 0; call < 10_000 && blocking.spin().skipping() > 0; call++) {
-                assertThat(blocking.get("spin-key")).isEqualTo("value");
-            }
-            assertThat(blocking.spin().skipping()).isZero();
+            useUpSkips(blocking, "spin-key");
             server.pause();
             try {
                 assertThat(blocking.getMulti(List.of("spin-key", "other")).errors().values())
@@ -61,15 +56,12 @@ class CallerSpinClientTest {
     @Test
     void awaitWaitsForAComposedFutureAsASingleKeyCallWaits() {
         MemcachedProcess server = memcached.first();
-        try (MemcachedClient client = MemcachedClient.builder().servers(server.address()).operationTimeout(TIMEOUT)
-                .failover(false).failureThreshold(100).callerSpin(Duration.ofMillis(1)).build()) {
+        try (MemcachedClient client = client(server, Duration.ofMillis(1))) {
             BlockingMemcachedClient blocking = client.blocking();
             blocking.set("composed", "value", Duration.ZERO);
             String composed = blocking.await(client.get("composed").thenApply(value -> value + "!"), 1);
             assertThat(composed).isEqualTo("value!");
-            for (int call = 0; call < 10_000 && blocking.spin().skipping() > 0; call++) {
-                blocking.get("composed");
-            }
+            useUpSkips(blocking, "composed");
             assertThatThrownBy(() -> blocking.await(client.get("composed"), 0)).isInstanceOf(IllegalArgumentException.class);
             server.pause();
             try {
@@ -85,8 +77,7 @@ class CallerSpinClientTest {
     @Test
     void aZeroWindowTurnsSpinningOff() {
         MemcachedProcess server = memcached.first();
-        try (MemcachedClient client = MemcachedClient.builder().servers(server.address()).operationTimeout(TIMEOUT)
-                .failover(false).failureThreshold(100).callerSpin(Duration.ZERO).build()) {
+        try (MemcachedClient client = client(server, Duration.ZERO)) {
             BlockingMemcachedClient blocking = client.blocking();
             blocking.set("spin-off", "value", Duration.ZERO);
             server.pause();
@@ -97,6 +88,20 @@ class CallerSpinClientTest {
                 server.resume();
             }
         }
+    }
+
+    /** Operations time out rather than mark the server failed, so every call here waits for its answer. */
+    private static MemcachedClient client(MemcachedProcess server, Duration spin) {
+        return MemcachedClient.builder().servers(server.address()).operationTimeout(TIMEOUT)
+                .failover(false).failureThreshold(100).callerSpin(spin).build();
+    }
+
+    /** Calls made while the connection was still opening may have missed their spins; uses up the skips. */
+    private static void useUpSkips(BlockingMemcachedClient blocking, String storedKey) {
+        for (int call = 0; call < 10_000 && blocking.spin().skipping() > 0; call++) {
+            assertThat(blocking.get(storedKey)).isEqualTo("value");
+        }
+        assertThat(blocking.spin().skipping()).isZero();
     }
 
     @Test

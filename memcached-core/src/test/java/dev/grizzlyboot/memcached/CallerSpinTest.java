@@ -23,15 +23,12 @@ class CallerSpinTest {
     void aLoneCallerKeepsRunningUntilItsAnswerComes() throws Exception {
         CallerSpin spin = new CallerSpin(LONG_WINDOW);
         CompletableFuture<String> answer = new CompletableFuture<>();
-        Thread caller = enterOn(spin, answer, true);
+        Thread caller = spinningCaller(spin, answer);
 
-        await().atMost(Duration.ofSeconds(5)).until(() -> isSpinning(caller));
         // A parked caller would show WAITING or TIMED_WAITING; one that returned, TERMINATED.
         await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5))
                 .until(() -> caller.getState() == Thread.State.RUNNABLE && isSpinning(caller));
-        answer.complete("value");
-        caller.join(TimeUnit.SECONDS.toMillis(5));
-        assertThat(caller.isAlive()).isFalse();
+        answerAndJoin(answer, caller);
         assertThat(spin.skipping()).as("a spin that got its answer makes no call skip").isZero();
     }
 
@@ -39,8 +36,7 @@ class CallerSpinTest {
     void aCallerDoesNotSpinWhileAnotherWaits() throws Exception {
         CallerSpin spin = new CallerSpin(LONG_WINDOW);
         CompletableFuture<String> first = new CompletableFuture<>();
-        Thread spinning = enterOn(spin, first, true);
-        await().atMost(Duration.ofSeconds(5)).until(() -> isSpinning(spinning));
+        Thread spinning = spinningCaller(spin, first);
 
         CompletableFuture<String> second = new CompletableFuture<>();
         long start = System.nanoTime();
@@ -49,9 +45,7 @@ class CallerSpinTest {
         assertThat(Duration.ofNanos(System.nanoTime() - start)).as("second caller's enter").isLessThan(Duration.ofSeconds(10));
         assertThat(spinning.isAlive()).as("the first caller still spins").isTrue();
 
-        first.complete("value");
-        spinning.join(TimeUnit.SECONDS.toMillis(5));
-        assertThat(spinning.isAlive()).isFalse();
+        answerAndJoin(first, spinning);
     }
 
     @Test
@@ -121,13 +115,21 @@ class CallerSpinTest {
         return false;
     }
 
-    private static Thread enterOn(CallerSpin spin, CompletableFuture<?> future, boolean maySpin) {
+    /** A thread that enters {@code spin} for {@code future}, once it is inside the spin. */
+    private static Thread spinningCaller(CallerSpin spin, CompletableFuture<?> future) {
         Thread thread = new Thread(() -> {
-            spin.enter(future, maySpin);
+            spin.enter(future, true);
             spin.leave();
         }, "spin-test-caller");
         thread.setDaemon(true);
         thread.start();
+        await().atMost(Duration.ofSeconds(5)).until(() -> isSpinning(thread));
         return thread;
+    }
+
+    private static void answerAndJoin(CompletableFuture<String> answer, Thread caller) throws InterruptedException {
+        answer.complete("value");
+        caller.join(TimeUnit.SECONDS.toMillis(5));
+        assertThat(caller.isAlive()).as("the caller returned once answered").isFalse();
     }
 }
