@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the benchmarks module and runs the JMH micro-benchmarks of the memcached client's hot
-# pieces (key encoding, codec, Ketama lookup, transcoder) and a whole getMulti against real
+# pieces (key encoding, codec, Ketama lookup, transcoder, the blocking caller's spin bookkeeping) and a whole getMulti against real
 # memcached (GetMultiBenchmark, which starts its own servers) with the allocation profiler; about
 # 4 minutes. Arguments go to JMH, e.g. a regex of benchmarks (KetamaBenchmark) or -f 2.
 set -euo pipefail
