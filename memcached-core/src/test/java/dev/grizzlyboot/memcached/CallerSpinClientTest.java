@@ -21,6 +21,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class CallerSpinClientTest {
 
     private static final Duration TIMEOUT = Duration.ofMillis(200);
+    /** What every test stores first; {@link #useUpSkips} reads it back. */
+    private static final String STORED = "value";
 
     @RegisterExtension
     static MemcachedExtension memcached = MemcachedExtension.server();
@@ -30,7 +32,7 @@ class CallerSpinClientTest {
         MemcachedProcess server = memcached.first();
         try (MemcachedClient client = client(server, Duration.ofMillis(1))) {
             BlockingMemcachedClient blocking = client.blocking();
-            blocking.set("spin-key", "value", Duration.ZERO);
+            blocking.set("spin-key", STORED, Duration.ZERO);
             useUpSkips(blocking, "spin-key");
             server.pause();
             try {
@@ -58,9 +60,9 @@ class CallerSpinClientTest {
         MemcachedProcess server = memcached.first();
         try (MemcachedClient client = client(server, Duration.ofMillis(1))) {
             BlockingMemcachedClient blocking = client.blocking();
-            blocking.set("composed", "value", Duration.ZERO);
+            blocking.set("composed", STORED, Duration.ZERO);
             String composed = blocking.await(client.get("composed").thenApply(value -> value + "!"), 1);
-            assertThat(composed).isEqualTo("value!");
+            assertThat(composed).isEqualTo(STORED + "!");
             useUpSkips(blocking, "composed");
             assertThatThrownBy(() -> blocking.await(client.get("composed"), 0)).isInstanceOf(IllegalArgumentException.class);
             server.pause();
@@ -79,7 +81,7 @@ class CallerSpinClientTest {
         MemcachedProcess server = memcached.first();
         try (MemcachedClient client = client(server, Duration.ZERO)) {
             BlockingMemcachedClient blocking = client.blocking();
-            blocking.set("spin-off", "value", Duration.ZERO);
+            blocking.set("spin-off", STORED, Duration.ZERO);
             server.pause();
             try {
                 assertThatThrownBy(() -> blocking.get("spin-off")).isInstanceOf(MemcachedTimeoutException.class);
@@ -96,10 +98,13 @@ class CallerSpinClientTest {
                 .failover(false).failureThreshold(100).callerSpin(spin).build();
     }
 
-    /** Calls made while the connection was still opening may have missed their spins; uses up the skips. */
+    /**
+     * Calls made while the connection was still opening may have missed their spins; uses up the
+     * skips by reading {@code storedKey}, which holds {@link #STORED}.
+     */
     private static void useUpSkips(BlockingMemcachedClient blocking, String storedKey) {
         for (int call = 0; call < 10_000 && blocking.spin().skipping() > 0; call++) {
-            assertThat(blocking.get(storedKey)).isEqualTo("value");
+            assertThat(blocking.get(storedKey)).isEqualTo(STORED);
         }
         assertThat(blocking.spin().skipping()).isZero();
     }

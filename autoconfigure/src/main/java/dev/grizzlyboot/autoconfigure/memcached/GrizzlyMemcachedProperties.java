@@ -47,8 +47,9 @@ public class GrizzlyMemcachedProperties {
     private Integer workerThreads;
 
     /**
-     * How long a blocking single-key call spins for its answer before it parks, while it is the
-     * only caller waiting; zero turns spinning off. Default: 100us, or 0 on a single core.
+     * How long a blocking single-key call (the client's blocking API and the cache's reads and
+     * writes) spins for its answer before it parks, while it is the only caller waiting; at most
+     * 1ms, zero turns spinning off. Default: 100us, or 0 on a single core.
      */
     private Duration callerSpin;
 
