@@ -35,11 +35,16 @@ import java.util.regex.Pattern;
  * @param failoverTimeout operation timeout every client gets in the failover runs
  * @param jvmPerClient whether every client runs in a JVM of its own (like the original
  *                    grizzly-memcached always does) instead of all sharing the harness's JVM
+ * @param interleave  whether a cell's rounds take turns between the clients (round 1 of each, then
+ *                    round 2 of each, the starting client rotating) instead of each client running
+ *                    all its rounds in a row: a slow stretch of the machine then falls on every
+ *                    client's rounds alike instead of on one client's
  */
 record BenchOptions(int rounds, Duration round, Duration warmup, Duration jitSettle, int[] threads, int[] sizes,
                     List<String> clients, List<GrizzlyBootBench.Knobs> tuned, Pattern filter, int seedKeys, int seedBatch,
                     int seedRounds, int seedBulkRounds, String csv, List<String> scenarios, String originalClasspath,
-                    FailoverTimes failover, Duration failoverTimeout, boolean jvmPerClient) {
+                    FailoverTimes failover, Duration failoverTimeout, boolean jvmPerClient,
+                    boolean interleave) {
 
     private static final List<String> SCENARIOS = List.of("single", "seed", "cluster", "floor", "tls", "failover");
 
@@ -82,10 +87,11 @@ record BenchOptions(int rounds, Duration round, Duration warmup, Duration jitSet
                 values.get("original-classpath"),
                 FailoverTimes.parse(values.getOrDefault("failover", "2,5,8")),
                 seconds(values.getOrDefault("failover-timeout", "0.5")),
-                Boolean.parseBoolean(values.getOrDefault("jvm-per-client", "false")));
+                Boolean.parseBoolean(values.getOrDefault("jvm-per-client", "false")),
+                Boolean.parseBoolean(values.getOrDefault("interleave", "true")));
         values.keySet().removeAll(List.of("rounds", "seconds", "warmup", "jit-settle", "threads", "sizes", "clients",
                 "tuned", "filter", "seed-keys", "seed-batch", "seed-rounds", "seed-bulk-rounds", "csv", "scenarios",
-                "original-classpath", "failover", "failover-timeout", "jvm-per-client"));
+                "original-classpath", "failover", "failover-timeout", "jvm-per-client", "interleave"));
         if (!values.isEmpty()) {
             throw new IllegalArgumentException("unknown options: " + values.keySet());
         }

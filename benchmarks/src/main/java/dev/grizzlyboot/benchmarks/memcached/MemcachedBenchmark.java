@@ -4,8 +4,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.ToDoubleFunction;
 
 import dev.grizzlyboot.testsupport.MemcachedOptions;
@@ -20,8 +22,8 @@ import dev.grizzlyboot.testsupport.TestCertificates;
  * Six scenarios, each with its own memcached processes:
  * <ul>
  *   <li>{@code single}: one server; get, set, getMulti(200) and setMulti(200) with each value size
- *       and caller-thread count, each client a warm-up and several short rounds, the median round
- *       (by keys/s) reported;</li>
+ *       and caller-thread count, each client a warm-up and several short rounds (taking turns
+ *       with the other clients), the median round (by keys/s) reported;</li>
  *   <li>{@code seed}: one server, the seed workload (N sets then N deletes from one thread, looped
  *       singles vs bulk calls);</li>
  *   <li>{@code cluster}: three servers, every client on Ketama; the same cells as {@code single}
@@ -39,7 +41,7 @@ import dev.grizzlyboot.testsupport.TestCertificates;
  * <p>Options: {@code --quick}, {@code --scenarios=single,seed,cluster,floor,tls,failover --rounds=3 --seconds=0.4
  * --warmup=0.1 --jit-settle=8 --threads=1,16,64,200 --sizes=32,128,512 --clients=all --tuned=c8/d64/io1,...
  * --filter=REGEX --seed-keys=100000 --seed-batch=1000 --seed-rounds=1 --seed-bulk-rounds=3
- * --failover=2,5,8 --failover-timeout=0.5 --original-classpath=CP --csv=FILE}.
+ * --failover=2,5,8 --failover-timeout=0.5 --jvm-per-client=false --interleave=true --original-classpath=CP --csv=FILE}.
  */
 public final class MemcachedBenchmark {
 
@@ -55,9 +57,10 @@ public final class MemcachedBenchmark {
         BenchOptions options = BenchOptions.parse(args);
         long began = System.nanoTime();
         System.out.printf(Locale.ROOT, "Java %s on %d cores; memcached -t %d -m %d per server; %d round(s) of %s after a "
-                        + "%s warm-up per cell; median round shown%n", System.getProperty("java.version"),
+                        + "%s warm-up per cell%s; median round shown%n", System.getProperty("java.version"),
                 Runtime.getRuntime().availableProcessors(), MEMCACHED.threads(), MEMCACHED.memoryMegabytes(),
-                options.rounds(), options.round(), options.warmup());
+                options.rounds(), options.round(), options.warmup(),
+                options.interleave() ? ", the clients taking turns round by round" : ", each client's rounds in a row");
         if (options.originalClasspath() == null && options.wantsClient(Contenders.ORIGINAL)) {
             System.out.println("grizzly-memcached (original) left out: no --original-classpath "
                     + "(benchmarks/run-memcached.sh passes it)");
@@ -185,23 +188,54 @@ public final class MemcachedBenchmark {
         for (Workload workload : workloads) {
             for (int size : sizes) {
                 for (int threads : threadCounts) {
-                    List<Report.Row> cell = new ArrayList<>();
+                    List<Contender> inCell = new ArrayList<>();
                     for (Contender contender : contenders) {
-                        String name = prefix + workload.label + "/" + size + "/" + threads + "/" + contender.label();
-                        if (options.wants(name)) {
-                            LoadRound.Result median = middle(contender.cell(workload, size, threads, options.warmup(),
-                                    options.jitSettle(), options.rounds(), options.round()),
-                                    LoadRound.Result::keysPerSecond);
-                            cell.add(new Report.Row(workload, size, threads, contender.label(),
-                                    Contenders.isOurs(contender.label()), median));
+                        if (options.wants(prefix + workload.label + "/" + size + "/" + threads + "/" + contender.label())) {
+                            inCell.add(contender);
                         }
                     }
-                    if (!cell.isEmpty()) {
-                        report.cell(cell);
+                    if (inCell.isEmpty()) {
+                        continue;
                     }
+                    Map<Contender, List<LoadRound.Result>> rounds = measure(inCell, workload, size, threads, options);
+                    List<Report.Row> cell = new ArrayList<>();
+                    for (Contender contender : inCell) {
+                        LoadRound.Result median = middle(rounds.get(contender), LoadRound.Result::keysPerSecond);
+                        cell.add(new Report.Row(workload, size, threads, contender.label(),
+                                Contenders.isOurs(contender.label()), median));
+                    }
+                    report.cell(cell);
                 }
             }
         }
+    }
+
+    /**
+     * Every client's rounds of one cell. Interleaved (the default), the clients take turns, one
+     * round each, and the client that starts a turn rotates; only the first turn's warm-up waits
+     * for the JIT, later ones warm up for {@code --warmup} alone (the client sat idle while the
+     * others ran). Runs of one cell on this machine drift by 20% and more over a few seconds, so
+     * rounds run in a row would hand one client a slow stretch that the next one does not see.
+     */
+    private static Map<Contender, List<LoadRound.Result>> measure(List<Contender> contenders, Workload workload, int size,
+                                                                  int threads, BenchOptions options) throws Exception {
+        Map<Contender, List<LoadRound.Result>> results = new HashMap<>();
+        if (!options.interleave()) {
+            for (Contender contender : contenders) {
+                results.put(contender, contender.cell(workload, size, threads, options.warmup(), options.jitSettle(),
+                        options.rounds(), options.round()));
+            }
+            return results;
+        }
+        for (int turn = 0; turn < options.rounds(); turn++) {
+            Duration jitSettle = turn == 0 ? options.jitSettle() : Duration.ZERO;
+            for (int i = 0; i < contenders.size(); i++) {
+                Contender contender = contenders.get((turn + i) % contenders.size());
+                results.computeIfAbsent(contender, any -> new ArrayList<>()).addAll(contender.cell(workload, size, threads,
+                        options.warmup(), jitSettle, 1, options.round()));
+            }
+        }
+        return results;
     }
 
     private static List<Report.SeedRow> runSeed(List<Contender> contenders, BenchOptions options) throws Exception {
