@@ -12,7 +12,6 @@ import java.util.stream.Collectors;
 
 import dev.grizzlyboot.benchmarks.jit.JitSettling;
 import dev.grizzlyboot.thrift.ThriftProtocol;
-import dev.grizzlyboot.thrift.tutorial.Calculator;
 
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -27,9 +26,7 @@ import io.micrometer.observation.ObservationRegistry;
  * libthrift server.
  *
  * <p>Options (all optional): {@code --rounds=3 --seconds=0.8 --warmup=0.5 --connections=4,16,40
- * --payloads=300,3000 --protocols=binary,compact --observed=false --interleave=true}; with
- * {@code --interleave=true} the servers of a row take turns round by round (see
- * {@link #measureInTurns}), with {@code false} each runs all its rounds in a row; {@code --servers=} and
+ * --payloads=300,3000 --protocols=binary,compact --observed=false}; {@code --servers=} and
  * {@code --clients=} take a comma-separated subset of {@link BenchServer} and {@link BenchClient}
  * names (all by default), for A/B runs of a few cells. With {@code --observed=true} our server and
  * client report every call to a Micrometer {@code ObservationRegistry} whose meter handler records
@@ -44,9 +41,6 @@ import io.micrometer.observation.ObservationRegistry;
  * during the measured rounds. Prints Markdown to standard output.
  */
 public final class ThriftBenchmark {
-
-    /** The warm-up before each later turn of a row: the JIT has settled, the connections sat idle. */
-    private static final Duration REWARM = Duration.ofMillis(100);
 
     private ThriftBenchmark() {
     }
@@ -67,13 +61,11 @@ public final class ThriftBenchmark {
                 ? meteredObservations() : null;
 
         Duration jitSettle = seconds(options.getOrDefault("jit-settle", "8"));
-        boolean interleave = Boolean.parseBoolean(options.getOrDefault("interleave", "true"));
 
         System.out.printf(Locale.ROOT, "Java %s on %d cores; %d rounds of %s after a %s warm-up, continued for "
-                        + "up to %s until the JIT compilers were quiet; %s; median round shown%s%n%n",
+                        + "up to %s until the JIT compilers were quiet; median round shown%s%n%n",
                 System.getProperty("java.version"), Runtime.getRuntime().availableProcessors(), rounds, round, warmup,
-                jitSettle, interleave ? "the servers of a row taking turns round by round" : "each server's rounds in a row",
-                observations == null ? "" : "; our server and client observed (Micrometer timers)");
+                jitSettle, observations == null ? "" : "; our server and client observed (Micrometer timers)");
         System.out.println("| protocol | payload | conns | client | server | req/s | p50 µs | p99 µs | CPU µs/call "
                 + "| vs best libthrift server |" + (callerCpu ? " caller CPU µs/call |" : "")
                 + " warm-up s | JIT ms in rounds |");
@@ -86,14 +78,9 @@ public final class ThriftBenchmark {
                 for (int conns : connections) {
                     for (BenchClient client : clients) {
                         Map<BenchServer, Cell> row = new LinkedHashMap<>();
-                        if (interleave) {
-                            row.putAll(measureInTurns(servers, client, conns, protocol, payload, rounds, round, warmup,
+                        for (BenchServer server : servers) {
+                            row.put(server, measure(server, client, conns, protocol, payload, rounds, round, warmup,
                                     jitSettle, observations));
-                        } else {
-                            for (BenchServer server : servers) {
-                                row.put(server, measure(server, client, conns, protocol, payload, rounds, round, warmup,
-                                        jitSettle, observations));
-                            }
                         }
                         double bestPeer = row.entrySet().stream()
                                 .filter(e -> e.getKey().label.startsWith("libthrift"))
@@ -134,62 +121,10 @@ public final class ThriftBenchmark {
             for (int i = 0; i < rounds; i++) {
                 results.add(LoadRound.run(session.callers(), payload, round));
             }
-            return cell(results, warmupSeconds);
+            long compiled = results.stream().mapToLong(LoadRound.Result::compileMillis).sum();
+            results.sort(Comparator.comparingDouble(LoadRound.Result::requestsPerSecond));
+            return new Cell(results.get(results.size() / 2), warmupSeconds, compiled);
         }
-    }
-
-    /**
-     * A row's cells with its servers taking turns: every server started and its client session
-     * opened first, then round 1 against each server, round 2 against each, and so on, the server
-     * that starts a turn rotating. Only the first turn's warm-up waits for the JIT; later turns
-     * warm up for {@link #REWARM} alone. Runs on this machine drift by 20% and more over a few
-     * seconds, so rounds run in a row would hand one server a slow stretch that the next does not see.
-     */
-    private static Map<BenchServer, Cell> measureInTurns(List<BenchServer> servers, BenchClient client, int connections,
-                                                         ThriftProtocol protocol, byte[] payload, int rounds,
-                                                         Duration round, Duration warmup, Duration jitSettle,
-                                                         ObservationRegistry observations) throws Exception {
-        List<AutoCloseable> opened = new ArrayList<>();
-        try {
-            Map<BenchServer, List<Calculator.Iface>> callers = new LinkedHashMap<>();
-            for (BenchServer server : servers) {
-                BenchServer.Running running = server.start(protocol, observations);
-                opened.add(running);
-                BenchClient.Session session = client.open(running.port(), connections, protocol, observations);
-                opened.add(session);
-                callers.put(server, session.callers());
-            }
-            Map<BenchServer, List<LoadRound.Result>> results = new LinkedHashMap<>();
-            Map<BenchServer, Double> warmupSeconds = new LinkedHashMap<>();
-            for (int turn = 0; turn < rounds; turn++) {
-                for (int i = 0; i < servers.size(); i++) {
-                    BenchServer server = servers.get((turn + i) % servers.size());
-                    List<Calculator.Iface> sessionCallers = callers.get(server);
-                    long warmupStart = System.nanoTime();
-                    JitSettling.warmUp(turn == 0 ? warmup : REWARM, turn == 0 ? jitSettle : Duration.ZERO,
-                            length -> LoadRound.run(sessionCallers, payload, length));
-                    warmupSeconds.merge(server, (System.nanoTime() - warmupStart) / 1e9, Double::sum);
-                    results.computeIfAbsent(server, any -> new ArrayList<>())
-                            .add(LoadRound.run(sessionCallers, payload, round));
-                }
-            }
-            Map<BenchServer, Cell> cells = new LinkedHashMap<>();
-            for (BenchServer server : servers) {
-                cells.put(server, cell(results.get(server), warmupSeconds.get(server)));
-            }
-            return cells;
-        } finally {
-            for (int i = opened.size() - 1; i >= 0; i--) {
-                opened.get(i).close();
-            }
-        }
-    }
-
-    private static Cell cell(List<LoadRound.Result> rounds, double warmupSeconds) {
-        long compiled = rounds.stream().mapToLong(LoadRound.Result::compileMillis).sum();
-        List<LoadRound.Result> sorted = new ArrayList<>(rounds);
-        sorted.sort(Comparator.comparingDouble(LoadRound.Result::requestsPerSecond));
-        return new Cell(sorted.get(sorted.size() / 2), warmupSeconds, compiled);
     }
 
     /** Observations recorded as timers in a simple registry: what Spring Boot's default handler does. */
