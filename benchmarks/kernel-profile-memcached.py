@@ -26,13 +26,11 @@ import sys
 import tempfile
 import time
 
+from proc_threads import group, thread_counters
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TICK_MICROS = 1e6 / os.sysconf("SC_CLK_TCK")
 SAMPLE_HZ = 2000
-
-
-def group(name):
-    return re.sub(r"[-_ #]?\d+$", "", name.strip())
 
 
 def memcached_calls(port):
@@ -107,32 +105,19 @@ def sampled_window(pid, port, window, work):
     return calls / window, total * micros, dsos, rows
 
 
-def thread_ticks(pid):
-    ticks = collections.Counter()
-    for tid in os.listdir(f"/proc/{pid}/task"):
-        try:
-            name = open(f"/proc/{pid}/task/{tid}/comm").read()
-            fields = open(f"/proc/{pid}/task/{tid}/stat").read().rsplit(")", 1)[1].split()
-            status = open(f"/proc/{pid}/task/{tid}/status").read()
-        except OSError:
-            continue
-        ticks[(group(name), "user")] += int(fields[11])
-        ticks[(group(name), "sys")] += int(fields[12])
-        ticks[(group(name), "involuntary")] += int(re.search(r"nonvoluntary_ctxt_switches:\s+(\d+)", status).group(1))
-    return ticks
-
-
 def counted_window(pid, port, window):
     server = listener_pid(port)
-    before, calls_before = thread_ticks(pid), memcached_calls(port)
+    before, calls_before = thread_counters(pid), memcached_calls(port)
     stat = subprocess.run(["perf", "stat", "-x,", "-e",
                            "syscalls:sys_enter_read,syscalls:sys_enter_sendmsg,task-clock",
                            "-p", str(server), "--", "sleep", str(window)], capture_output=True, text=True).stderr
-    after, calls = thread_ticks(pid), memcached_calls(port) - calls_before
+    after, calls = thread_counters(pid), memcached_calls(port) - calls_before
     counts = {line.split(",")[2]: float(line.split(",")[0]) for line in stat.splitlines()
               if line and not line.startswith("#") and line.split(",")[0].replace(".", "").isdigit()}
     threads = {}
     for (name, kind) in after:
+        if kind == "writes":
+            continue
         delta = after[(name, kind)] - before[(name, kind)]
         threads.setdefault(name, {})[kind] = delta / calls * (1 if kind == "involuntary" else TICK_MICROS)
     return calls / window, threads, calls / counts["syscalls:sys_enter_read"], \

@@ -19,6 +19,8 @@ import subprocess
 import sys
 import time
 
+from proc_threads import group, thread_counters
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TICK_MICROS = 1e6 / os.sysconf("SC_CLK_TCK")
 
@@ -33,34 +35,15 @@ def start(server, opts, seconds):
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
 
 
-def group(name):
-    return re.sub(r"[-_ ]?\d+$", "", name.strip())
-
-
-def thread_ticks(pid):
-    ticks = collections.Counter()
-    for tid in os.listdir(f"/proc/{pid}/task"):
-        try:
-            name = open(f"/proc/{pid}/task/{tid}/comm").read()
-            fields = open(f"/proc/{pid}/task/{tid}/stat").read().rsplit(")", 1)[1].split()
-            io = dict(line.split(": ") for line in open(f"/proc/{pid}/task/{tid}/io").read().splitlines())
-        except OSError:
-            continue
-        ticks[(group(name), "user")] += int(fields[11])
-        ticks[(group(name), "sys")] += int(fields[12])
-        ticks[(group(name), "writes")] += int(io["syscw"])
-    return ticks
-
-
 def cpu_per_call(server, opts):
     process = start(server, opts, 18)
     time.sleep(13)
-    before = thread_ticks(process.pid)
+    before = thread_counters(process.pid)
     time.sleep(4)
-    after = thread_ticks(process.pid)
+    after = thread_counters(process.pid)
     process.communicate()
     calls = after[("bench-caller", "writes")] - before[("bench-caller", "writes")]
-    cpu = {k: (after[k] - before[k]) * TICK_MICROS / calls for k in after if k[1] != "writes"}
+    cpu = {k: (after[k] - before[k]) * TICK_MICROS / calls for k in after if k[1] in ("user", "sys")}
     return cpu, f"{calls / 4:,.0f}"
 
 
