@@ -52,16 +52,18 @@ def start(client, opts, work):
     with open(os.path.join(ROOT, "benchmarks/target/classpath.txt")) as f:
         cp = os.path.join(ROOT, "benchmarks/target/classes") + ":" + f.read().strip()
     seconds = opts["settle"] + 2 * opts["window"] + 8
-    log = open(os.path.join(work, "harness.md"), "w")
-    process = subprocess.Popen(
-        ["java", "-XX:+PreserveFramePointer", "-cp", cp, "dev.grizzlyboot.benchmarks.memcached.MemcachedBenchmark",
-         "--scenarios=single", f"--clients={client}", f"--sizes={opts['size']}", f"--threads={opts['threads']}",
-         f"--filter=^{opts['op']}/", "--rounds=1", f"--seconds={seconds}", "--jit-settle=0",
-         f"--csv={os.path.join(work, 'cell.csv')}"],
-        stdout=log, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+    log = os.path.join(work, "harness.md")
+    with open(log, "w") as out:
+        process = subprocess.Popen(
+            ["java", "-XX:+PreserveFramePointer", "-cp", cp, "dev.grizzlyboot.benchmarks.memcached.MemcachedBenchmark",
+             "--scenarios=single", f"--clients={client}", f"--sizes={opts['size']}", f"--threads={opts['threads']}",
+             f"--filter=^{opts['op']}/", "--rounds=1", f"--seconds={seconds}", "--jit-settle=0",
+             f"--csv={os.path.join(work, 'cell.csv')}"],
+            stdout=out, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
     deadline = time.time() + 30
     while time.time() < deadline:
-        found = re.search(r"127\.0\.0\.1:(\d+)", open(log.name).read())
+        with open(log) as printed:
+            found = re.search(r"127\.0\.0\.1:(\d+)", printed.read())
         if found:
             return process, int(found.group(1))
         time.sleep(0.2)
@@ -90,18 +92,13 @@ def sampled_window(pid, port, window, work):
         if match:
             name = "kernel" if "kernel" in match.group(2) else "JIT code" if "JIT" in match.group(2) else "libc, JVM, other"
             dsos[name] = dsos.get(name, 0) + float(match.group(1)) / 100 * total * micros
-    groups = collections.Counter()
+    groups, waking = collections.Counter(), collections.Counter()
     for comm, n in comms.items():
         groups[group(comm)] += n
-    rows = []
-    for name, n in groups.most_common():
-        if n * micros < 0.2:
-            continue
-        members = ",".join(c for c in comms if group(c) == name)
-        waking = re.search(r"([\d.]+)%\s+[\d.]+%\s+\[k\] try_to_wake_up",
-                           perf_report(data, "--children", "--sort", "sym", "--comms", members))
-        wake = float(waking.group(1)) / 100 * total * micros if waking else 0.0
-        rows.append((name, n * micros, wake))
+    for share, comm in re.findall(r"^\s+([\d.]+)%\s+[\d.]+%\s+(.+?)\s+\[k\] try_to_wake_up$",
+                                  perf_report(data, "--children", "--sort", "comm,sym"), re.M):
+        waking[group(comm)] += float(share) / 100 * total * micros
+    rows = [(name, n * micros, waking[name]) for name, n in groups.most_common() if n * micros >= 0.2]
     return calls / window, total * micros, dsos, rows
 
 
