@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Ours (builder defaults) against the best peer, per cell, from the memcached benchmark's CSV.
 
-Usage: python3 benchmarks/summary-memcached.py [benchmarks/target/memcached-results.csv] [--ceiling] [--cores=N]
+Usage: python3 benchmarks/summary-memcached.py [benchmarks/target/memcached-results.csv ...] [--ceiling] [--cores=N]
 
 Prints the Markdown table of docs/benchmarks.md "Summary" (one row per one-server and three-server
 cell: our keys/s, the best peer and its keys/s, the ratio, our CPU per 100k keys, the lowest peer
@@ -16,6 +16,10 @@ everything but our client cost what it cost in our round ("budget"; 0 or less: n
 --cores is the machine's core count (default: this machine's). One-thread rows also get the
 round-trip floor of the run's `floor` scenario (a blocking socket, one call at a time) and our
 keys/s and the best peer's as a share of it.
+
+Given several CSV files (whole runs of the same code), it prints instead, per cell, the ratio and
+the CPU ratio in each run and their medians, then the counts against the targets on the medians:
+a single run's cell moves by about 0.10 (docs/benchmarks.md, "Eleventh round").
 """
 import csv
 import os
@@ -51,6 +55,23 @@ def sorted_keys(cells):
     return sorted(cells, key=lambda k: (k[0], ops.index(k[1]) if k[1] in ops else 9, k[2], k[3]))
 
 
+def ratios_of(clients):
+    """Ours ÷ the best peer's keys/s and ours ÷ the lowest peer's CPU per key, or None without both."""
+    ours, best_name, peers = ours_and_best_peer(clients)
+    if ours is None:
+        return None
+    lowest_cpu = min(float(row["cpu_s_per_100k"]) for row in peers.values())
+    return (float(ours["keys_per_s"]) / float(peers[best_name]["keys_per_s"]),
+            float(ours["cpu_s_per_100k"]) / lowest_cpu)
+
+
+def counts(ratios, cpu_ratios):
+    return (f"cells: {len(ratios)}; ratio >= 1.0: {sum(r >= 1.0 for r in ratios)}; "
+            f">= 1.2: {sum(r >= 1.2 for r in ratios)}; median {statistics.median(ratios):.2f}; "
+            f"worst {min(ratios):.2f}; CPU ratio <= 0.8: {sum(c <= 0.8 for c in cpu_ratios)}; "
+            f"<= 1.0: {sum(c <= 1.0 for c in cpu_ratios)}; median CPU ratio {statistics.median(cpu_ratios):.2f}")
+
+
 def main(path):
     cells = read_cells(path)
     print("| servers | op | value | threads | ours keys/s | best peer | peer keys/s | ratio "
@@ -63,8 +84,7 @@ def main(path):
             continue
         best = peers[best_name]
         lowest_cpu = min(float(row["cpu_s_per_100k"]) for row in peers.values())
-        ratio = float(ours["keys_per_s"]) / float(best["keys_per_s"])
-        cpu_ratio = float(ours["cpu_s_per_100k"]) / lowest_cpu
+        ratio, cpu_ratio = ratios_of(cells[key])
         ratios.append(ratio)
         cpu_ratios.append(cpu_ratio)
         errors = "" if ours["errors"] in ("", "0") else f" ({ours['errors']} errors)"
@@ -75,10 +95,35 @@ def main(path):
     if not ratios:
         return
     print()
-    print(f"cells: {len(ratios)}; ratio >= 1.0: {sum(r >= 1.0 for r in ratios)}; "
-          f">= 1.2: {sum(r >= 1.2 for r in ratios)}; median {statistics.median(ratios):.2f}; "
-          f"worst {min(ratios):.2f}; CPU ratio <= 0.8: {sum(c <= 0.8 for c in cpu_ratios)}; "
-          f"<= 1.0: {sum(c <= 1.0 for c in cpu_ratios)}; median CPU ratio {statistics.median(cpu_ratios):.2f}")
+    print(counts(ratios, cpu_ratios))
+
+
+def over_runs(paths):
+    runs = [read_cells(path) for path in paths]
+    names = " / ".join(f"run {i + 1}" for i in range(len(paths)))
+    print(f"| servers | op | value | threads | ratio ({names}) | median | CPU ratio ({names}) | median |")
+    print("|---:|---|---:|---:|---|---:|---|---:|")
+    medians, cpu_medians = [], []
+    for key in sorted_keys(set().union(*runs)):
+        per_run = [ratios_of(cells[key]) for cells in runs if key in cells]
+        per_run = [r for r in per_run if r is not None]
+        if len(per_run) < len(runs):
+            continue
+        ratio = statistics.median(r for r, _ in per_run)
+        cpu_ratio = statistics.median(c for _, c in per_run)
+        medians.append(ratio)
+        cpu_medians.append(cpu_ratio)
+        servers, op, size, threads = key
+        print(f"| {servers} | {op} | {size} B | {threads} | {' / '.join(f'{r:.2f}' for r, _ in per_run)} | {ratio:.2f} "
+              f"| {' / '.join(f'{c:.2f}' for _, c in per_run)} | {cpu_ratio:.2f} |")
+    if not medians:
+        return
+    print()
+    print("Medians over the runs: " + counts(medians, cpu_medians))
+    for i, cells in enumerate(runs):
+        pairs = [ratios_of(cells[key]) for key in sorted_keys(cells)]
+        pairs = [p for p in pairs if p is not None]
+        print(f"Run {i + 1} ({paths[i]}): " + counts([r for r, _ in pairs], [c for _, c in pairs]))
 
 
 def read_floor(path):
@@ -125,7 +170,9 @@ if __name__ == "__main__":
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     flags = [a for a in sys.argv[1:] if a.startswith("--")]
     source = args[0] if args else "benchmarks/target/memcached-results.csv"
-    if "--ceiling" in flags:
+    if len(args) > 1:
+        over_runs(args)
+    elif "--ceiling" in flags:
         cores = next((int(f.split("=", 1)[1]) for f in flags if f.startswith("--cores=")), os.cpu_count())
         ceiling(source, cores)
     else:
