@@ -29,7 +29,6 @@ import time
 from proc_threads import group, thread_counters
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TICK_MICROS = 1e6 / os.sysconf("SC_CLK_TCK")
 SAMPLE_HZ = 2000
 
 
@@ -116,7 +115,7 @@ def counted_window(pid, port, window):
         if kind == "writes":
             continue
         delta = after[(name, kind)] - before[(name, kind)]
-        threads.setdefault(name, {})[kind] = delta / calls * (1 if kind == "involuntary" else TICK_MICROS)
+        threads.setdefault(name, {})[kind] = delta / calls
     return calls / window, threads, calls / counts["syscalls:sys_enter_read"], \
         calls / counts["syscalls:sys_enter_sendmsg"], counts["task-clock"] * 1000 / calls
 

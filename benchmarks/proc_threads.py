@@ -7,13 +7,15 @@ import collections
 import os
 import re
 
+TICK_MICROS = 1e6 / os.sysconf("SC_CLK_TCK")
+
 
 def group(name):
     return re.sub(r"[-_ #]?\d+$", "", name.strip())
 
 
 def thread_counters(pid):
-    """User and system CPU in clock ticks, write system calls and involuntary context switches,
+    """User and system CPU in microseconds, write system calls and involuntary context switches,
     keyed by (group, "user" | "sys" | "writes" | "involuntary")."""
     counters = collections.Counter()
     for tid in os.listdir(f"/proc/{pid}/task"):
@@ -26,8 +28,8 @@ def thread_counters(pid):
         except OSError:
             continue  # the thread ended meanwhile
         key = group(name)
-        counters[(key, "user")] += int(fields[11])
-        counters[(key, "sys")] += int(fields[12])
+        counters[(key, "user")] += int(fields[11]) * TICK_MICROS
+        counters[(key, "sys")] += int(fields[12]) * TICK_MICROS
         counters[(key, "writes")] += int(re.search(r"syscw: (\d+)", io).group(1))
         counters[(key, "involuntary")] += int(re.search(r"nonvoluntary_ctxt_switches:\s+(\d+)", status).group(1))
     return counters

@@ -22,7 +22,6 @@ import time
 from proc_threads import group, thread_counters
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TICK_MICROS = 1e6 / os.sysconf("SC_CLK_TCK")
 
 
 def start(server, opts, seconds):
@@ -43,7 +42,7 @@ def cpu_per_call(server, opts):
     after = thread_counters(process.pid)
     process.communicate()
     calls = after[("bench-caller", "writes")] - before[("bench-caller", "writes")]
-    cpu = {k: (after[k] - before[k]) * TICK_MICROS / calls for k in after if k[1] in ("user", "sys")}
+    cpu = {k: (after[k] - before[k]) / calls for k in after if k[1] in ("user", "sys")}
     return cpu, f"{calls / 4:,.0f}"
 
 
