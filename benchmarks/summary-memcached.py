@@ -55,14 +55,17 @@ def sorted_keys(cells):
     return sorted(cells, key=lambda k: (k[0], ops.index(k[1]) if k[1] in ops else 9, k[2], k[3]))
 
 
+def lowest_peer_cpu(peers):
+    return min(float(row["cpu_s_per_100k"]) for row in peers.values())
+
+
 def ratios_of(clients):
     """Ours ÷ the best peer's keys/s and ours ÷ the lowest peer's CPU per key, or None without both."""
     ours, best_name, peers = ours_and_best_peer(clients)
     if ours is None:
         return None
-    lowest_cpu = min(float(row["cpu_s_per_100k"]) for row in peers.values())
     return (float(ours["keys_per_s"]) / float(peers[best_name]["keys_per_s"]),
-            float(ours["cpu_s_per_100k"]) / lowest_cpu)
+            float(ours["cpu_s_per_100k"]) / lowest_peer_cpu(peers))
 
 
 def counts(ratios, cpu_ratios):
@@ -83,7 +86,7 @@ def main(path):
         if ours is None:
             continue
         best = peers[best_name]
-        lowest_cpu = min(float(row["cpu_s_per_100k"]) for row in peers.values())
+        lowest_cpu = lowest_peer_cpu(peers)
         ratio, cpu_ratio = ratios_of(cells[key])
         ratios.append(ratio)
         cpu_ratios.append(cpu_ratio)
@@ -99,16 +102,13 @@ def main(path):
 
 
 def over_runs(paths):
-    runs = [read_cells(path) for path in paths]
+    runs = [{key: r for key, clients in read_cells(path).items() if (r := ratios_of(clients))} for path in paths]
     names = " / ".join(f"run {i + 1}" for i in range(len(paths)))
     print(f"| servers | op | value | threads | ratio ({names}) | median | CPU ratio ({names}) | median |")
     print("|---:|---|---:|---:|---|---:|---|---:|")
     medians, cpu_medians = [], []
-    for key in sorted_keys(set().union(*runs)):
-        per_run = [ratios_of(cells[key]) for cells in runs if key in cells]
-        per_run = [r for r in per_run if r is not None]
-        if len(per_run) < len(runs):
-            continue
+    for key in sorted_keys(set.intersection(*(set(run) for run in runs))):
+        per_run = [run[key] for run in runs]
         ratio = statistics.median(r for r, _ in per_run)
         cpu_ratio = statistics.median(c for _, c in per_run)
         medians.append(ratio)
@@ -120,10 +120,8 @@ def over_runs(paths):
         return
     print()
     print("Medians over the runs: " + counts(medians, cpu_medians))
-    for i, cells in enumerate(runs):
-        pairs = [ratios_of(cells[key]) for key in sorted_keys(cells)]
-        pairs = [p for p in pairs if p is not None]
-        print(f"Run {i + 1} ({paths[i]}): " + counts([r for r, _ in pairs], [c for _, c in pairs]))
+    for i, run in enumerate(runs):
+        print(f"Run {i + 1} ({paths[i]}): " + counts([r for r, _ in run.values()], [c for _, c in run.values()]))
 
 
 def read_floor(path):
