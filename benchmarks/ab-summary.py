@@ -1,40 +1,69 @@
-"""Summarises benchmarks/ab-memcached.sh: per cell, the median over the runs of keys/s, of client
-CPU per 100k keys and (CSV files that have it) of memcached's CPU per 100k keys for A and B, and
-B/A. Usage: python3 ab-summary.py DIR (holding ab-a-N.csv, ab-b-N.csv)."""
+"""Summarises benchmarks/ab-memcached.sh: per cell, the medians over the runs of keys/s, of client
+CPU per 100k keys and of memcached's CPU per 100k keys for build A and build B, and B/A. Each run
+holds A, B and a second copy of A (A'), so the ratios are taken within each run first: the table
+gives B/A's median over the runs and its range (lowest-highest) next to A'/A's, the noise of two
+JVMs of the same build in the same runs. A last line pools every cell and run: the geometric mean
+of B/A and of A'/A with two standard errors, which resolves a change that acts on most cells
+several times finer than any one cell can. Usage: python3 ab-summary.py DIR (holding ab-run-N.csv)."""
 import csv
 import glob
+import math
 import os
 import statistics
 import sys
 from collections import defaultdict
 
+BUILDS = {"grizzly-boot build a": "a", "grizzly-boot build b": "b", "grizzly-boot build a2": "a2"}
+METRICS = ("keys_per_s", "cpu_s_per_100k", "server_cpu_s_per_100k")
 
-def rows(directory, variant):
+
+def runs(directory):
+    """Per cell, one {build: (keys/s, client CPU, memcached CPU)} per run that measured every build."""
     cells = defaultdict(list)
-    for path in sorted(glob.glob(os.path.join(directory, f"ab-{variant}-*.csv"))):
+    for path in sorted(glob.glob(os.path.join(directory, "ab-run-*.csv"))):
+        measured = defaultdict(dict)
         with open(path) as f:
             for row in csv.DictReader(f):
-                if row["client"] != "grizzly-boot":
-                    continue
-                cell = f'{row["kind"]} {row["op"]}/{row["size"]}/{row["threads"]}'
-                cells[cell].append((float(row["keys_per_s"]), float(row["cpu_s_per_100k"]),
-                                    float(row.get("server_cpu_s_per_100k") or "nan")))
+                build = BUILDS.get(row["client"])
+                if build is not None:
+                    cell = f'{row["kind"]} {row["op"]}/{row["size"]}/{row["threads"]}'
+                    measured[cell][build] = tuple(float(row.get(m) or "nan") for m in METRICS)
+        for cell, builds in measured.items():
+            if len(builds) == len(BUILDS):
+                cells[cell].append(builds)
     return cells
 
 
+def within_runs(measured, build):
+    """keys/s of {@code build} over A's, run by run: median (lowest-highest)."""
+    ratios = [run[build][0] / run["a"][0] for run in measured]
+    return f"{statistics.median(ratios):.2f} ({min(ratios):.2f}-{max(ratios):.2f})"
+
+
+def pooled(cells, build):
+    """keys/s of {@code build} over A's, every cell and run: geometric mean and two standard errors."""
+    logs = [math.log(run[build][0] / run["a"][0]) for measured in cells.values() for run in measured]
+    if len(logs) < 2:
+        return "n/a"
+    mean = statistics.fmean(logs)
+    error = 2 * statistics.stdev(logs) / math.sqrt(len(logs))
+    return f"{math.exp(mean):.3f} ({math.exp(mean - error):.3f}-{math.exp(mean + error):.3f})"
+
+
 def main():
-    directory = sys.argv[1]
-    a, b = rows(directory, "a"), rows(directory, "b")
-    print("| cell | runs | A keys/s | B keys/s | B/A | A CPU s/100k | B CPU s/100k | B/A "
-          "| A memcached CPU s/100k | B memcached CPU s/100k | B/A |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for cell in a:
-        if cell not in b:
-            continue
-        ka, ca, sa = (statistics.median(run[i] for run in a[cell]) for i in range(3))
-        kb, cb, sb = (statistics.median(run[i] for run in b[cell]) for i in range(3))
-        print(f"| {cell} | {len(a[cell])}+{len(b[cell])} | {ka:,.0f} | {kb:,.0f} | {kb / ka:.2f} | {ca:.3f} | {cb:.3f} "
-              f"| {cb / ca:.2f} | {sa:.3f} | {sb:.3f} | {sb / sa:.2f} |")
+    cells = runs(sys.argv[1])
+    print("| cell | runs | A keys/s | B keys/s | B/A, median (range) | A'/A, median (range) | A CPU s/100k "
+          "| B CPU s/100k | B/A | A memcached CPU s/100k | B memcached CPU s/100k | B/A |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for cell, measured in cells.items():
+        a = [statistics.median(run["a"][i] for run in measured) for i in range(3)]
+        b = [statistics.median(run["b"][i] for run in measured) for i in range(3)]
+        print(f"| {cell} | {len(measured)} | {a[0]:,.0f} | {b[0]:,.0f} | {within_runs(measured, 'b')} "
+              f"| {within_runs(measured, 'a2')} | {a[1]:.3f} | {b[1]:.3f} | {b[1] / a[1]:.2f} "
+              f"| {a[2]:.3f} | {b[2]:.3f} | {b[2] / a[2]:.2f} |")
+    print()
+    print(f"Every cell and run pooled, geometric mean (two standard errors): B/A {pooled(cells, 'b')}, "
+          f"A'/A {pooled(cells, 'a2')}")
 
 
 if __name__ == "__main__":

@@ -39,12 +39,14 @@ import java.util.regex.Pattern;
  *                    round 2 of each, the starting client rotating) instead of each client running
  *                    all its rounds in a row: a slow stretch of the machine then falls on every
  *                    client's rounds alike instead of on one client's
+ * @param builds      builds of our library to compare in one run, each in a JVM of its own with that
+ *                    jar in place of ours ({@code --builds=a=/tmp/a.jar,b=/tmp/b.jar}; A/B runs)
  */
 record BenchOptions(int rounds, Duration round, Duration warmup, Duration jitSettle, int[] threads, int[] sizes,
                     List<String> clients, List<GrizzlyBootBench.Knobs> tuned, Pattern filter, int seedKeys, int seedBatch,
                     int seedRounds, int seedBulkRounds, String csv, List<String> scenarios, String originalClasspath,
                     FailoverTimes failover, Duration failoverTimeout, boolean jvmPerClient,
-                    boolean interleave) {
+                    boolean interleave, List<Build> builds) {
 
     private static final List<String> SCENARIOS = List.of("single", "seed", "cluster", "floor", "tls", "failover");
 
@@ -88,10 +90,13 @@ record BenchOptions(int rounds, Duration round, Duration warmup, Duration jitSet
                 FailoverTimes.parse(values.getOrDefault("failover", "2,5,8")),
                 seconds(values.getOrDefault("failover-timeout", "0.5")),
                 Boolean.parseBoolean(values.getOrDefault("jvm-per-client", "false")),
-                Boolean.parseBoolean(values.getOrDefault("interleave", "true")));
+                Boolean.parseBoolean(values.getOrDefault("interleave", "true")),
+                values.containsKey("builds")
+                        ? Arrays.stream(values.get("builds").split(",")).map(Build::parse).toList()
+                        : List.of());
         values.keySet().removeAll(List.of("rounds", "seconds", "warmup", "jit-settle", "threads", "sizes", "clients",
                 "tuned", "filter", "seed-keys", "seed-batch", "seed-rounds", "seed-bulk-rounds", "csv", "scenarios",
-                "original-classpath", "failover", "failover-timeout", "jvm-per-client", "interleave"));
+                "original-classpath", "failover", "failover-timeout", "jvm-per-client", "interleave", "builds"));
         if (!values.isEmpty()) {
             throw new IllegalArgumentException("unknown options: " + values.keySet());
         }
@@ -107,6 +112,18 @@ record BenchOptions(int rounds, Duration round, Duration warmup, Duration jitSet
 
     boolean wantsClient(String label) {
         return clients.contains("all") || clients.contains(label);
+    }
+
+    /** A build of our library named in {@code --builds=NAME=JAR}: the name labels its rows. */
+    record Build(String name, String jar) {
+
+        static Build parse(String text) {
+            int equals = text.indexOf('=');
+            if (equals < 1 || equals == text.length() - 1) {
+                throw new IllegalArgumentException("--builds takes NAME=JAR,..., got " + text);
+            }
+            return new Build(text.substring(0, equals), text.substring(equals + 1));
+        }
     }
 
     /** When, from the start of a failover run, one server is killed and restarted, and when the run ends. */

@@ -1,12 +1,15 @@
 package dev.grizzlyboot.benchmarks.memcached;
 
+import java.io.File;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * Opens the contenders of one scenario against its servers: ours with its defaults, any tuned
  * variants of ours, the in-process peers and, when its classpath is given, the original
- * grizzly-memcached in a child JVM. All stay open for the whole scenario.
+ * grizzly-memcached in a child JVM, and any builds of ours an A/B run compares, each in a child
+ * JVM whose class path has that build in place of ours. All stay open for the whole scenario.
  */
 final class Contenders implements AutoCloseable {
 
@@ -16,6 +19,9 @@ final class Contenders implements AutoCloseable {
     private static final String ORIGINAL_MAIN = "dev.grizzlyboot.benchmarks.memcached.GrizzlyMemcachedOriginalMain";
     private static final String OWN_JVM_MAIN = "dev.grizzlyboot.benchmarks.memcached.OwnJvmClientMain";
     private static final String TUNED = "tuned:";
+    private static final String BUILD = "build:";
+    /** Our library on the harness's class path: a jar from the local repository or the module's classes. */
+    private static final Pattern OUR_LIBRARY = Pattern.compile("(grizzlyboot-memcached-\\d[^/]*\\.jar|memcached-core/target/classes/?)$");
 
     private final List<Contender> contenders = new ArrayList<>();
 
@@ -38,8 +44,9 @@ final class Contenders implements AutoCloseable {
 
     /**
      * How to open each selected client, in table order: ours (defaults, then tuned variants), the
-     * peers on our classpath, then the original grizzly-memcached in its own JVM. With
-     * {@code --jvm-per-client=true} the clients on our classpath get a JVM each too.
+     * peers on our classpath, the original grizzly-memcached in its own JVM, then the builds of
+     * {@code --builds}, a JVM each. With {@code --jvm-per-client=true} the clients on our classpath
+     * get a JVM each too.
      */
     static List<Opener> openers(BenchOptions options) {
         List<Opener> openers = new ArrayList<>();
@@ -54,6 +61,11 @@ final class Contenders implements AutoCloseable {
         if (options.wantsClient(ORIGINAL) && options.originalClasspath() != null) {
             openers.add((target, prefix) -> new ChildProcessContender(options.originalClasspath(), ORIGINAL_MAIN,
                     List.of(), prefix, target));
+        }
+        for (BenchOptions.Build build : options.builds()) {
+            openers.add((target, prefix) -> new ChildProcessContender(
+                    classpathWith(build.jar(), System.getProperty("java.class.path")), OWN_JVM_MAIN,
+                    List.of(BUILD + build.name()), prefix, target));
         }
         return openers;
     }
@@ -75,8 +87,22 @@ final class Contenders implements AutoCloseable {
         return clients;
     }
 
-    /** Opens a client named as by {@link #clientsOnOurClasspath}. */
+    /** {@code classpath} (the harness's) with {@code jar} in place of our library, first. */
+    static String classpathWith(String jar, String classpath) {
+        List<String> entries = new ArrayList<>(List.of(jar));
+        for (String entry : classpath.split(File.pathSeparator)) {
+            if (!OUR_LIBRARY.matcher(entry).find()) {
+                entries.add(entry);
+            }
+        }
+        return String.join(File.pathSeparator, entries);
+    }
+
+    /** Opens a client named as by {@link #clientsOnOurClasspath}, or a build of {@link #openers}. */
     static ClientFactory factoryFor(String client) {
+        if (client.startsWith(BUILD)) {
+            return target -> GrizzlyBootBench.build(target, client.substring(BUILD.length()));
+        }
         if (client.startsWith(TUNED)) {
             GrizzlyBootBench.Knobs knobs = GrizzlyBootBench.Knobs.parse(client.substring(TUNED.length()));
             return target -> GrizzlyBootBench.tuned(target, knobs);

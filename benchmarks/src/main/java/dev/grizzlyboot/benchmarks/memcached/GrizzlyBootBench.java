@@ -36,6 +36,14 @@ final class GrizzlyBootBench implements BenchClient {
         return new GrizzlyBootBench("grizzly-boot", builder(target).build());
     }
 
+    /**
+     * Our client with every builder default, labelled as one of the builds an A/B run compares
+     * ({@code --builds}); which build it is depends on the class path of the JVM it runs in.
+     */
+    static GrizzlyBootBench build(ClientTarget target, String name) {
+        return new GrizzlyBootBench(Contenders.OURS + " build " + name, builder(target).build());
+    }
+
     /** Our client with every builder default, over TLS (it is the one compared in the TLS scenario). */
     static GrizzlyBootBench overTls(ClientTarget target, SSLContext context) {
         return new GrizzlyBootBench(Contenders.OURS, builder(target).connectTimeout(TLS_CONNECT_TIMEOUT).tls(context).build());
