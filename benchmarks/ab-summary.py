@@ -4,7 +4,8 @@ holds A, B and a second copy of A (A'), so the ratios are taken within each run 
 gives B/A's median over the runs and its range (lowest-highest) next to A'/A's, the noise of two
 JVMs of the same build in the same runs. A last line pools every cell and run: the geometric mean
 of B/A and of A'/A with two standard errors, which resolves a change that acts on most cells
-several times finer than any one cell can. Usage: python3 ab-summary.py DIR (holding ab-run-N.csv)."""
+several times finer than any one cell can; the cells of one run share its minutes, so read it
+against the control's line rather than against 1.00. Usage: python3 ab-summary.py DIR (holding ab-run-N.csv)."""
 import csv
 import glob
 import math
@@ -35,13 +36,13 @@ def runs(directory):
 
 
 def within_runs(measured, build):
-    """keys/s of {@code build} over A's, run by run: median (lowest-highest)."""
+    """keys/s of the build over A's, run by run: median (lowest-highest)."""
     ratios = [run[build][0] / run["a"][0] for run in measured]
     return f"{statistics.median(ratios):.2f} ({min(ratios):.2f}-{max(ratios):.2f})"
 
 
 def pooled(cells, build):
-    """keys/s of {@code build} over A's, every cell and run: geometric mean and two standard errors."""
+    """keys/s of the build over A's, every cell and run: geometric mean and two standard errors."""
     logs = [math.log(run[build][0] / run["a"][0]) for measured in cells.values() for run in measured]
     if len(logs) < 2:
         return "n/a"
