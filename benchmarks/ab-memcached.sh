@@ -7,7 +7,7 @@
 # differ: a B/A inside the A'/A range is no difference. The order in which the JVMs start rotates
 # between runs. A and B are the grizzlyboot-memcached jars to compare (copy
 # memcached-core/target/*.jar away before rebuilding); RUNS is how many harness runs; the rest goes
-# to the harness (--rounds=9 narrows each cell's noise; see docs/benchmarks.md, "Thirteenth round").
+# to the harness (more --rounds narrow each cell's noise; see docs/benchmarks.md, "Thirteenth round").
 # Expects the build run-memcached.sh does. Prints, per cell, the medians over the runs of keys/s
 # and CPU per 100k keys for A and B, and B/A and A'/A within each run: their median and range
 # (benchmarks/ab-summary.py); each run's rows, tables and log stay in

@@ -69,9 +69,9 @@ record BenchOptions(int rounds, Duration round, Duration warmup, Duration jitSet
             }
         }
         BenchOptions options = new BenchOptions(
-                Integer.parseInt(values.getOrDefault("rounds", "3")),
-                seconds(values.getOrDefault("seconds", "0.4")),
-                seconds(values.getOrDefault("warmup", "0.1")),
+                Integer.parseInt(values.getOrDefault("rounds", "6")),
+                seconds(values.getOrDefault("seconds", "0.2")),
+                seconds(values.getOrDefault("warmup", "0.05")),
                 seconds(values.getOrDefault("jit-settle", "8")),
                 ints(values.getOrDefault("threads", "1,16,64,200")),
                 ints(values.getOrDefault("sizes", "32,128,512")),
