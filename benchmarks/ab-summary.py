@@ -14,6 +14,7 @@ import statistics
 import sys
 from collections import defaultdict
 
+# The labels GrizzlyBootBench.build gives the builds ab-memcached.sh names a, b and a2.
 BUILDS = {"grizzly-boot build a": "a", "grizzly-boot build b": "b", "grizzly-boot build a2": "a2"}
 METRICS = ("keys_per_s", "cpu_s_per_100k", "server_cpu_s_per_100k")
 
@@ -35,15 +36,25 @@ def runs(directory):
     return cells
 
 
+def over_a(measured, build):
+    """keys/s of the build over A's in each run of one cell."""
+    return [run[build][0] / run["a"][0] for run in measured]
+
+
+def medians(measured, build):
+    """The build's keys/s, client CPU and memcached CPU in one cell, each the median over the runs."""
+    return [statistics.median(run[build][i] for run in measured) for i in range(len(METRICS))]
+
+
 def within_runs(measured, build):
     """keys/s of the build over A's, run by run: median (lowest-highest)."""
-    ratios = [run[build][0] / run["a"][0] for run in measured]
+    ratios = over_a(measured, build)
     return f"{statistics.median(ratios):.2f} ({min(ratios):.2f}-{max(ratios):.2f})"
 
 
 def pooled(cells, build):
     """keys/s of the build over A's, every cell and run: geometric mean and two standard errors."""
-    logs = [math.log(run[build][0] / run["a"][0]) for measured in cells.values() for run in measured]
+    logs = [math.log(ratio) for measured in cells.values() for ratio in over_a(measured, build)]
     if len(logs) < 2:
         return "n/a"
     mean = statistics.fmean(logs)
@@ -57,8 +68,7 @@ def main():
           "| B CPU s/100k | B/A | A memcached CPU s/100k | B memcached CPU s/100k | B/A |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for cell, measured in cells.items():
-        a = [statistics.median(run["a"][i] for run in measured) for i in range(3)]
-        b = [statistics.median(run["b"][i] for run in measured) for i in range(3)]
+        a, b = medians(measured, "a"), medians(measured, "b")
         print(f"| {cell} | {len(measured)} | {a[0]:,.0f} | {b[0]:,.0f} | {within_runs(measured, 'b')} "
               f"| {within_runs(measured, 'a2')} | {a[1]:.3f} | {b[1]:.3f} | {b[1] / a[1]:.2f} "
               f"| {a[2]:.3f} | {b[2]:.3f} | {b[2] / a[2]:.2f} |")
