@@ -69,7 +69,7 @@ record BenchOptions(int rounds, Duration round, Duration warmup, Duration jitSet
             }
         }
         BenchOptions options = new BenchOptions(
-                Integer.parseInt(values.getOrDefault("rounds", "6")),
+                Integer.parseInt(values.getOrDefault("rounds", "5")),
                 seconds(values.getOrDefault("seconds", "0.2")),
                 seconds(values.getOrDefault("warmup", "0.05")),
                 seconds(values.getOrDefault("jit-settle", "8")),

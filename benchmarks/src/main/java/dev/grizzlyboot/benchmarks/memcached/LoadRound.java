@@ -1,10 +1,12 @@
 package dev.grizzlyboot.benchmarks.memcached;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -14,7 +16,8 @@ import org.HdrHistogram.Histogram;
 /**
  * One closed-loop round: N caller threads each make the next call as soon as the previous one
  * returns, for a fixed time. Every call's latency goes into a histogram; process CPU time, the
- * memcached processes' CPU time and the machine's busy share are taken across the round.
+ * memcached processes' CPU time and the machine's busy share are taken across the round. The
+ * caller threads are pooled: one round's callers run the next round's calls.
  */
 final class LoadRound {
 
@@ -29,6 +32,22 @@ final class LoadRound {
                   long errors, long misses, String firstError, long compileMillis) {
     }
 
+    /**
+     * The caller threads, kept between rounds (idle ones wait in the pool): starting 200 new ones
+     * for every warm-up and round took 25-35 ms each time, a turn of 0.05 s warm-up and 0.2 s
+     * round 0.37 s instead of 0.30 s.
+     */
+    private static final ExecutorService CALLERS = Executors.newCachedThreadPool(new ThreadFactory() {
+        private final AtomicInteger created = new AtomicInteger();
+
+        @Override
+        public Thread newThread(Runnable caller) {
+            Thread thread = new Thread(caller, "bench-caller-" + created.getAndIncrement());
+            thread.setDaemon(true);
+            return thread;
+        }
+    });
+
     private LoadRound() {
     }
 
@@ -36,41 +55,40 @@ final class LoadRound {
             throws InterruptedException {
         CountDownLatch ready = new CountDownLatch(threads);
         CountDownLatch start = new CountDownLatch(1);
+        CountDownLatch done = new CountDownLatch(threads);
         AtomicLong errors = new AtomicLong();
         AtomicLong misses = new AtomicLong();
         AtomicReference<String> firstError = new AtomicReference<>();
         Histogram all = new Histogram(2);
         long[] deadline = new long[1];
-        List<Thread> callers = new ArrayList<>(threads);
         for (int t = 0; t < threads; t++) {
-            Thread caller = new Thread(() -> {
+            CALLERS.execute(() -> {
                 Histogram own = new Histogram(2);
                 ThreadLocalRandom random = ThreadLocalRandom.current();
                 long missed = 0;
                 ready.countDown();
                 try {
                     start.await();
-                } catch (InterruptedException e) {
-                    return;
-                }
-                long end = deadline[0];
-                for (long begin = System.nanoTime(); begin < end; begin = System.nanoTime()) {
-                    try {
-                        missed += workload.call(client, keys, random);
-                        own.recordValue(System.nanoTime() - begin);
-                    } catch (Exception e) {
-                        errors.incrementAndGet();
-                        firstError.compareAndSet(null, e.toString());
+                    long end = deadline[0];
+                    for (long begin = System.nanoTime(); begin < end; begin = System.nanoTime()) {
+                        try {
+                            missed += workload.call(client, keys, random);
+                            own.recordValue(System.nanoTime() - begin);
+                        } catch (Exception e) {
+                            errors.incrementAndGet();
+                            firstError.compareAndSet(null, e.toString());
+                        }
                     }
+                    misses.addAndGet(missed);
+                    synchronized (all) {
+                        all.add(own);
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                } finally {
+                    done.countDown();
                 }
-                misses.addAndGet(missed);
-                synchronized (all) {
-                    all.add(own);
-                }
-            }, "bench-caller-" + t);
-            caller.setDaemon(true);
-            callers.add(caller);
-            caller.start();
+            });
         }
         ready.await();
         long serverBefore = ServerCpu.serverNanos();
@@ -80,9 +98,7 @@ final class LoadRound {
         long began = System.nanoTime();
         deadline[0] = began + length.toNanos();
         start.countDown();
-        for (Thread caller : callers) {
-            caller.join();
-        }
+        done.await();
         double seconds = (System.nanoTime() - began) / 1e9;
         long cpu = ProcessCpu.nanos() - cpuBefore;
         long serverAfter = ServerCpu.serverNanos();

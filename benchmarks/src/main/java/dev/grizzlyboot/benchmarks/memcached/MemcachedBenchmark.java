@@ -38,7 +38,7 @@ import dev.grizzlyboot.testsupport.TestCertificates;
  * </ul>
  * Prints Markdown.
  *
- * <p>Options: {@code --quick}, {@code --scenarios=single,seed,cluster,floor,tls,failover --rounds=6 --seconds=0.2
+ * <p>Options: {@code --quick}, {@code --scenarios=single,seed,cluster,floor,tls,failover --rounds=5 --seconds=0.2
  * --warmup=0.05 --jit-settle=8 --threads=1,16,64,200 --sizes=32,128,512 --clients=all --tuned=c8/d64/io1,...
  * --filter=REGEX --seed-keys=100000 --seed-batch=1000 --seed-rounds=1 --seed-bulk-rounds=3
  * --failover=2,5,8 --failover-timeout=0.5 --jvm-per-client=false --interleave=true --original-classpath=CP --builds=NAME=JAR,... --csv=FILE}.
