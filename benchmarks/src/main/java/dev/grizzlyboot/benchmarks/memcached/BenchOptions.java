@@ -114,6 +114,11 @@ record BenchOptions(int rounds, Duration round, Duration warmup, Duration jitSet
         return clients.contains("all") || clients.contains(label);
     }
 
+    /** Whether {@code --clients} names this client itself ({@code all} does not count). */
+    boolean namesClient(String label) {
+        return clients.contains(label);
+    }
+
     /** A build of our library named in {@code --builds=NAME=JAR}: the name labels its rows. */
     record Build(String name, String jar) {
 

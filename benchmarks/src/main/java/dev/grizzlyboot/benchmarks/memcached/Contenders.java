@@ -5,6 +5,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 
+import net.rubyeye.xmemcached.command.TextCommandFactory;
+import net.spy.memcached.ConnectionFactoryBuilder;
+
 /**
  * Opens the contenders of one scenario against its servers: ours with its defaults, any tuned
  * variants of ours, the in-process peers and, when its classpath is given, the original
@@ -20,14 +23,24 @@ final class Contenders implements AutoCloseable {
     private static final String OWN_JVM_MAIN = "dev.grizzlyboot.benchmarks.memcached.OwnJvmClientMain";
     private static final String TUNED = "tuned:";
     private static final String BUILD = "build:";
+    /** Peers on the text protocol, selectable by name in {@code --clients}. */
+    private static final List<String> TEXT_PROTOCOL_PEERS = List.of("spymemcached-text", "xmemcached-text", "folsom-text");
+    /**
+     * The ones {@code all} adds to the one-server and 3-server cells, for getMulti only: there a
+     * text multi-key get costs memcached about half the CPU per key of the binary protocol's quiet
+     * gets, and these two peers read faster on it than on binary; elsewhere neither was faster
+     * ("Fifteenth round"). spymemcached's text protocol was slower than these two at getMulti.
+     */
+    private static final List<String> TEXT_PEERS_IN_ALL = List.of("xmemcached-text", "folsom-text");
     /** Our library on the harness's class path: a jar from the local repository or the module's classes. */
     private static final Pattern OUR_LIBRARY = Pattern.compile("(grizzlyboot-memcached-\\d[^/]*\\.jar|memcached-core/target/classes/?)$");
 
     private final List<Contender> contenders = new ArrayList<>();
 
-    Contenders(ClientTarget target, BenchOptions options) throws Exception {
+    /** {@code withTextPeers}: a scenario of cells, where {@code all} includes {@link #TEXT_PEERS_IN_ALL}. */
+    Contenders(ClientTarget target, BenchOptions options, boolean withTextPeers) throws Exception {
         try {
-            for (Opener opener : openers(options)) {
+            for (Opener opener : openers(options, withTextPeers)) {
                 contenders.add(opener.open(target, "c" + contenders.size()));
             }
         } catch (Exception e) {
@@ -48,9 +61,9 @@ final class Contenders implements AutoCloseable {
      * {@code --builds}, a JVM each. With {@code --jvm-per-client=true} the clients on our classpath
      * get a JVM each too.
      */
-    static List<Opener> openers(BenchOptions options) {
+    static List<Opener> openers(BenchOptions options, boolean withTextPeers) {
         List<Opener> openers = new ArrayList<>();
-        for (String client : clientsOnOurClasspath(options)) {
+        for (String client : clientsOnOurClasspath(options, withTextPeers)) {
             if (options.jvmPerClient()) {
                 openers.add((target, prefix) -> new ChildProcessContender(System.getProperty("java.class.path"),
                         OWN_JVM_MAIN, List.of(client), prefix, target));
@@ -71,7 +84,7 @@ final class Contenders implements AutoCloseable {
     }
 
     /** The selected clients that share our classpath, in table order; a tuned variant is {@code tuned:KNOBS}. */
-    private static List<String> clientsOnOurClasspath(BenchOptions options) {
+    static List<String> clientsOnOurClasspath(BenchOptions options, boolean withTextPeers) {
         List<String> clients = new ArrayList<>();
         if (options.wantsClient(OURS)) {
             clients.add(OURS);
@@ -84,7 +97,21 @@ final class Contenders implements AutoCloseable {
                 clients.add(peer);
             }
         }
+        for (String variant : TEXT_PROTOCOL_PEERS) {
+            if (options.namesClient(variant) || withTextPeers && options.namesClient("all") && TEXT_PEERS_IN_ALL.contains(variant)) {
+                clients.add(variant);
+            }
+        }
         return clients;
+    }
+
+    /**
+     * Whether a contender takes part in a workload's cells: a peer's text protocol that {@code all}
+     * brought in runs getMulti only; named in {@code --clients}, it runs every workload.
+     */
+    static boolean runs(String label, Workload workload, BenchOptions options) {
+        String client = label.replace(' ', '-');
+        return workload == Workload.GET_MULTI || !TEXT_PEERS_IN_ALL.contains(client) || options.namesClient(client);
     }
 
     /** {@code classpath} (the harness's) with {@code jar} in place of our library, first. */
@@ -112,6 +139,9 @@ final class Contenders implements AutoCloseable {
             case "spymemcached" -> SpyBench::new;
             case "xmemcached" -> XmemcachedBench::new;
             case "folsom" -> FolsomBench::new;
+            case "spymemcached-text" -> target -> new SpyBench(target, ConnectionFactoryBuilder.Protocol.TEXT);
+            case "xmemcached-text" -> target -> new XmemcachedBench(target, new TextCommandFactory(), "xmemcached text");
+            case "folsom-text" -> target -> new FolsomBench(target, true);
             default -> throw new IllegalArgumentException("unknown client " + client);
         };
     }

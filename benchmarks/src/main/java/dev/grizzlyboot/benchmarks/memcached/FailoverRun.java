@@ -62,7 +62,7 @@ final class FailoverRun {
     }
 
     static void runAll(BenchOptions options) throws Exception {
-        List<Contenders.Opener> openers = Contenders.openers(options);
+        List<Contenders.Opener> openers = Contenders.openers(options, false);
         List<Result> results = new ArrayList<>();
         try (MemcachedServers servers = MemcachedServers.start(SERVERS, MemcachedBenchmark.MEMCACHED)) {
             ClientTarget target = ClientTarget.of(servers.addresses()).withOperationTimeout(options.failoverTimeout());

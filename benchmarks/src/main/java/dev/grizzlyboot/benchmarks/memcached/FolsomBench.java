@@ -7,7 +7,7 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import com.spotify.folsom.BinaryMemcacheClient;
+import com.spotify.folsom.MemcacheClient;
 import com.spotify.folsom.MemcacheClientBuilder;
 import com.spotify.folsom.MemcacheStatus;
 
@@ -16,13 +16,20 @@ import com.spotify.folsom.MemcacheStatus;
  * several servers its Ketama client, the one it builds for more than one address) except the
  * outstanding-request limit, raised from 1,000 to 100,000 so that 200 callers looping 200 async
  * sets each are not rejected as overload. It has no bulk write: {@link #setMulti} issues one async
- * set per key, then waits for all.
+ * set per key, then waits for all. The text-protocol variant ({@code --clients=folsom-text}, never
+ * part of {@code all}) is the same client built with {@code connectAscii()}.
  */
 final class FolsomBench implements BenchClient {
 
-    private final BinaryMemcacheClient<byte[]> client;
+    private final MemcacheClient<byte[]> client;
+    private final String label;
 
     FolsomBench(ClientTarget target) throws Exception {
+        this(target, false);
+    }
+
+    FolsomBench(ClientTarget target, boolean text) throws Exception {
+        label = text ? "folsom text" : "folsom";
         MemcacheClientBuilder<byte[]> builder = MemcacheClientBuilder.newByteArrayClient()
                 .withMaxOutstandingRequests(100_000);
         for (String server : target.servers()) {
@@ -30,13 +37,13 @@ final class FolsomBench implements BenchClient {
             builder.withAddress(hostPort[0], Integer.parseInt(hostPort[1]));
         }
         target.operationTimeout().ifPresent(timeout -> builder.withRequestTimeoutMillis(timeout.toMillis()));
-        client = builder.connectBinary();
+        client = text ? builder.connectAscii() : builder.connectBinary();
         client.awaitConnected(10, TimeUnit.SECONDS);
     }
 
     @Override
     public String label() {
-        return "folsom";
+        return label;
     }
 
     @Override

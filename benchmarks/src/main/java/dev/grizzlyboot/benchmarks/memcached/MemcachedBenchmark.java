@@ -90,7 +90,7 @@ public final class MemcachedBenchmark {
     private static Report single(BenchOptions options) throws Exception {
         Report report = new Report(System.out, "cell");
         try (MemcachedProcess memcached = MemcachedProcess.start(MEMCACHED);
-             Contenders contenders = contenders(List.of(memcached), options)) {
+             Contenders contenders = contenders(List.of(memcached), options, true)) {
             System.out.printf(Locale.ROOT, "%n## One server (%s)%n%n", memcached.address());
             prepare(contenders.all(), options.sizes());
             runCells(contenders.all(), "", Workload.values(), options.sizes(), options.threads(), options, report);
@@ -107,7 +107,7 @@ public final class MemcachedBenchmark {
     private static void seed(BenchOptions options, List<Report.SeedRow> seedRows) throws Exception {
         Report report = new Report(System.out, "seed");
         try (MemcachedProcess memcached = MemcachedProcess.start(MEMCACHED);
-             Contenders contenders = contenders(List.of(memcached), options)) {
+             Contenders contenders = contenders(List.of(memcached), options, false)) {
             System.out.printf(Locale.ROOT, "%n## Seed workload, one server (%s)%n", memcached.address());
             prepare(contenders.all(), new int[] {SeedWorkload.VALUE_SIZE});
             seedRows.addAll(runSeed(contenders.all(), options));
@@ -120,7 +120,7 @@ public final class MemcachedBenchmark {
     private static Report cluster(BenchOptions options) throws Exception {
         Report report = new Report(System.out, "cluster");
         try (MemcachedServers servers = MemcachedServers.start(CLUSTER_SERVERS, MEMCACHED);
-             Contenders contenders = contenders(servers.all(), options)) {
+             Contenders contenders = contenders(servers.all(), options, true)) {
             System.out.printf(Locale.ROOT, "%n## %d servers, Ketama (%s)%n%n", CLUSTER_SERVERS, servers.addressList());
             prepare(contenders.all(), options.sizes());
             runCells(contenders.all(), "cluster/", Workload.values(), options.sizes(), options.threads(), options, report);
@@ -163,9 +163,11 @@ public final class MemcachedBenchmark {
     }
 
     /** Every client of the run against these servers, whose CPU time each round then also reads. */
-    private static Contenders contenders(List<MemcachedProcess> servers, BenchOptions options) throws Exception {
+    private static Contenders contenders(List<MemcachedProcess> servers, BenchOptions options, boolean withTextPeers)
+            throws Exception {
         ServerCpu.watch(servers);
-        return new Contenders(ClientTarget.of(servers.stream().map(MemcachedProcess::address).toList()), options);
+        return new Contenders(ClientTarget.of(servers.stream().map(MemcachedProcess::address).toList()), options,
+                withTextPeers);
     }
 
     /** Room for a cold JVM's first TLS handshake, which the first (bulk) call of the run waits for. */
@@ -190,7 +192,8 @@ public final class MemcachedBenchmark {
                 for (int threads : threadCounts) {
                     List<Contender> inCell = new ArrayList<>();
                     for (Contender contender : contenders) {
-                        if (options.wants(prefix + workload.label + "/" + size + "/" + threads + "/" + contender.label())) {
+                        if (Contenders.runs(contender.label(), workload, options)
+                                && options.wants(prefix + workload.label + "/" + size + "/" + threads + "/" + contender.label())) {
                             inCell.add(contender);
                         }
                     }

@@ -15,16 +15,24 @@ import net.spy.memcached.transcoders.Transcoder;
 /**
  * spymemcached 2.12.3 with the binary protocol and its other defaults (one connection per server,
  * one I/O thread); with several servers, its Ketama locator ({@code KETAMA_HASH}). It has no bulk write: {@link #setMulti} issues one async set per key, then waits for all.
+ * The text-protocol variant ({@code --clients=spymemcached-text}, never part of {@code all}) sends
+ * {@code getBulk} as one {@code get k1 k2 ...} per server and merges queued single gets the same way.
  */
 final class SpyBench implements BenchClient {
 
     private static final Transcoder<byte[]> BYTES = new RawBytes();
 
     private final MemcachedClient client;
+    private final String label;
 
     SpyBench(ClientTarget target) throws Exception {
+        this(target, ConnectionFactoryBuilder.Protocol.BINARY);
+    }
+
+    SpyBench(ClientTarget target, ConnectionFactoryBuilder.Protocol protocol) throws Exception {
+        label = protocol == ConnectionFactoryBuilder.Protocol.BINARY ? "spymemcached" : "spymemcached text";
         ConnectionFactoryBuilder factory = new ConnectionFactoryBuilder()
-                .setProtocol(ConnectionFactoryBuilder.Protocol.BINARY)
+                .setProtocol(protocol)
                 .setDaemon(true);
         if (target.ketama()) {
             // What KetamaConnectionFactory sets: the consistent-hash locator with KETAMA_HASH.
@@ -37,7 +45,7 @@ final class SpyBench implements BenchClient {
 
     @Override
     public String label() {
-        return "spymemcached";
+        return label;
     }
 
     @Override

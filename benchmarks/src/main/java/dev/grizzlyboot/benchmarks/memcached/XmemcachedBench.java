@@ -6,6 +6,7 @@ import java.util.Map;
 
 import net.rubyeye.xmemcached.MemcachedClient;
 import net.rubyeye.xmemcached.XMemcachedClientBuilder;
+import net.rubyeye.xmemcached.CommandFactory;
 import net.rubyeye.xmemcached.command.BinaryCommandFactory;
 import net.rubyeye.xmemcached.impl.KetamaMemcachedSessionLocator;
 import net.rubyeye.xmemcached.transcoders.CachedData;
@@ -22,17 +23,25 @@ import net.rubyeye.xmemcached.utils.AddrUtil;
  * others were processed. Errors of the no-reply commands are not reported. With several servers
  * only the last key's server is waited for (the 3-server scenario has no setMulti cell; its key
  * populating relies on each connection answering in order, so later gets see the values).
+ * The text-protocol variant ({@code --clients=xmemcached-text}, never part of {@code all}) sends a
+ * bulk get as one {@code get k1 k2 ...} per server and merges queued single gets the same way.
  */
 final class XmemcachedBench implements BenchClient {
 
     private static final Transcoder<byte[]> BYTES = new RawBytes();
 
     private final MemcachedClient client;
+    private final String label;
 
     XmemcachedBench(ClientTarget target) throws Exception {
+        this(target, new BinaryCommandFactory(), "xmemcached");
+    }
+
+    XmemcachedBench(ClientTarget target, CommandFactory protocol, String label) throws Exception {
+        this.label = label;
         XMemcachedClientBuilder builder = new XMemcachedClientBuilder(
                 AddrUtil.getAddresses(String.join(" ", target.servers())));
-        builder.setCommandFactory(new BinaryCommandFactory());
+        builder.setCommandFactory(protocol);
         if (target.ketama()) {
             builder.setSessionLocator(new KetamaMemcachedSessionLocator());
         }
@@ -42,7 +51,7 @@ final class XmemcachedBench implements BenchClient {
 
     @Override
     public String label() {
-        return "xmemcached";
+        return label;
     }
 
     @Override

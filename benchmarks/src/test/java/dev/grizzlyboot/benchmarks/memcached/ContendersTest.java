@@ -7,7 +7,7 @@ import java.io.File;
 
 import org.junit.jupiter.api.Test;
 
-/** The class path a build of an A/B run gets, and how {@code --builds} is read. */
+/** The class path a build of an A/B run gets, how {@code --builds} is read, and which peers {@code --clients} selects. */
 class ContendersTest {
 
     @Test
@@ -37,5 +37,29 @@ class ContendersTest {
         assertThat(BenchOptions.parse(new String[0]).builds()).isEmpty();
         assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--builds=/tmp/a.jar"}))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("NAME=JAR");
+    }
+
+    @Test
+    void allAddsTwoPeersTextProtocolToTheCellsForGetMultiOnly() {
+        BenchOptions all = BenchOptions.parse(new String[0]);
+
+        assertThat(Contenders.clientsOnOurClasspath(all, true))
+                .containsExactly("grizzly-boot", "spymemcached", "xmemcached", "folsom", "xmemcached-text", "folsom-text");
+        assertThat(Contenders.clientsOnOurClasspath(all, false))
+                .containsExactly("grizzly-boot", "spymemcached", "xmemcached", "folsom");
+        assertThat(Contenders.runs("folsom text", Workload.GET_MULTI, all)).isTrue();
+        assertThat(Contenders.runs("folsom text", Workload.GET, all)).isFalse();
+        assertThat(Contenders.runs("xmemcached text", Workload.SET_MULTI, all)).isFalse();
+        assertThat(Contenders.runs("xmemcached", Workload.SET_MULTI, all)).isTrue();
+    }
+
+    @Test
+    void aPeersTextProtocolNamedInClientsRunsEverywhere() {
+        BenchOptions named = BenchOptions.parse(new String[] {"--clients=grizzly-boot,folsom-text,spymemcached-text"});
+
+        assertThat(Contenders.clientsOnOurClasspath(named, false))
+                .containsExactly("grizzly-boot", "spymemcached-text", "folsom-text");
+        assertThat(Contenders.runs("folsom text", Workload.GET, named)).isTrue();
+        assertThat(Contenders.runs("spymemcached text", Workload.SET, named)).isTrue();
     }
 }
