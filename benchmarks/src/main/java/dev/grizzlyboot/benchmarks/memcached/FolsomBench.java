@@ -16,8 +16,9 @@ import com.spotify.folsom.MemcacheStatus;
  * several servers its Ketama client, the one it builds for more than one address) except the
  * outstanding-request limit, raised from 1,000 to 100,000 so that 200 callers looping 200 async
  * sets each are not rejected as overload. It has no bulk write: {@link #setMulti} issues one async
- * set per key, then waits for all. The text-protocol variant ({@code --clients=folsom-text}, never
- * part of {@code all}) is the same client built with {@code connectAscii()}.
+ * set per key, then waits for all. The text-protocol variant ({@code folsom-text}; with
+ * {@code --clients=all} in the getMulti cells only) is the same client built with
+ * {@code connectAscii()}, whose bulk get is one {@code get k1 k2 ...} per server.
  */
 final class FolsomBench implements BenchClient {
 

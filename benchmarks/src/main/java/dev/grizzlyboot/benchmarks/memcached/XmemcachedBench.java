@@ -4,9 +4,9 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
+import net.rubyeye.xmemcached.CommandFactory;
 import net.rubyeye.xmemcached.MemcachedClient;
 import net.rubyeye.xmemcached.XMemcachedClientBuilder;
-import net.rubyeye.xmemcached.CommandFactory;
 import net.rubyeye.xmemcached.command.BinaryCommandFactory;
 import net.rubyeye.xmemcached.impl.KetamaMemcachedSessionLocator;
 import net.rubyeye.xmemcached.transcoders.CachedData;
@@ -23,8 +23,9 @@ import net.rubyeye.xmemcached.utils.AddrUtil;
  * others were processed. Errors of the no-reply commands are not reported. With several servers
  * only the last key's server is waited for (the 3-server scenario has no setMulti cell; its key
  * populating relies on each connection answering in order, so later gets see the values).
- * The text-protocol variant ({@code --clients=xmemcached-text}, never part of {@code all}) sends a
- * bulk get as one {@code get k1 k2 ...} per server and merges queued single gets the same way.
+ * The text-protocol variant ({@code xmemcached-text}; with {@code --clients=all} in the getMulti cells
+ * only) sends a bulk get as one {@code get k1 k2 ...} per server and merges queued single gets the
+ * same way.
  */
 final class XmemcachedBench implements BenchClient {
 
