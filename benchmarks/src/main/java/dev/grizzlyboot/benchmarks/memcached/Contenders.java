@@ -106,10 +106,16 @@ final class Contenders implements AutoCloseable {
     }
 
     /**
-     * Whether a contender takes part in a workload's cells: a peer's text protocol that {@code all}
-     * brought in runs getMulti only; named in {@code --clients}, it runs every workload.
+     * Whether a contender takes part in a workload's cells. What {@code all} brings in runs where it
+     * can be the best peer: a peer's text protocol getMulti only, the original grizzly-memcached
+     * everything but getMulti (in five whole runs it made 0.42-0.90 of the best other peer's getMulti,
+     * and the text peers read faster still; "Fifteenth round"). Named in {@code --clients}, a client
+     * runs every workload.
      */
     static boolean runs(String label, Workload workload, BenchOptions options) {
+        if (label.startsWith(ORIGINAL)) {
+            return workload != Workload.GET_MULTI || options.namesClient(ORIGINAL);
+        }
         String client = label.replace(' ', '-');
         return workload == Workload.GET_MULTI || !TEXT_PEERS_IN_ALL.contains(client) || options.namesClient(client);
     }

@@ -40,7 +40,7 @@ class ContendersTest {
     }
 
     @Test
-    void allAddsTwoPeersTextProtocolToTheCellsForGetMultiOnly() {
+    void allRunsTwoPeersTextProtocolInGetMultiOnlyAndTheOriginalEverywhereElse() {
         BenchOptions all = BenchOptions.parse(new String[0]);
 
         assertThat(Contenders.clientsOnOurClasspath(all, true))
@@ -51,6 +51,10 @@ class ContendersTest {
         assertThat(Contenders.runs("folsom text", Workload.GET, all)).isFalse();
         assertThat(Contenders.runs("xmemcached text", Workload.SET_MULTI, all)).isFalse();
         assertThat(Contenders.runs("xmemcached", Workload.SET_MULTI, all)).isTrue();
+        assertThat(Contenders.runs("grizzly-memcached 1.3.13 (own JVM)", Workload.GET_MULTI, all)).isFalse();
+        assertThat(Contenders.runs("grizzly-memcached 1.3.13 (own JVM)", Workload.GET, all)).isTrue();
+        assertThat(Contenders.runs("grizzly-memcached 1.3.13 (own JVM)", Workload.GET_MULTI,
+                BenchOptions.parse(new String[] {"--clients=grizzly-boot,grizzly-memcached"}))).isTrue();
     }
 
     @Test
