@@ -10,7 +10,7 @@ does not enter the figures. Kinds, each batch of N keys:
   binary GET x N          N binary GETs (what a client sends for N pipelined single gets)
   meta mg x N             N `mg KEY v`
   text get x N            N `get KEY` commands
-  binary GETKQ x N + NOOP what grizzly-boot, spymemcached, xmemcached and folsom send for a bulk read
+  binary GETQ x N + NOOP  what grizzly-boot sends for a bulk read (binary clients send quiet gets)
   meta mg q x N + mn      the meta protocol's bulk read
   text get K1 ... KN      one text command for all N keys (the text protocol's bulk read)
   binary SET, text set, meta ms  N writes
@@ -49,10 +49,10 @@ KINDS = {
     'text get x N': (
         lambda keys, value: b''.join(b'get %s\r\n' % k for k in keys),
         lambda keys, size: sum(len(text_value_line(k, size)) + size + 2 + 5 for k in keys)),
-    'binary GETKQ x N + NOOP': (
-        lambda keys, value: b''.join(header(0x0d, len(k), 0, len(k), i) + k for i, k in enumerate(keys))
+    'binary GETQ x N + NOOP': (
+        lambda keys, value: b''.join(header(0x09, len(k), 0, len(k), i) + k for i, k in enumerate(keys))
         + header(0x0a, 0, 0, 0, len(keys)),
-        lambda keys, size: sum(24 + 4 + len(k) + size for k in keys) + 24),
+        lambda keys, size: sum(24 + 4 + size for _ in keys) + 24),
     'meta mg q x N + mn': (
         lambda keys, value: b''.join(b'mg %s v k q\r\n' % k for k in keys) + b'mn\r\n',
         lambda keys, size: sum(len(b'VA %d k%s\r\n' % (size, k)) + size + 2 for k in keys) + 4),
