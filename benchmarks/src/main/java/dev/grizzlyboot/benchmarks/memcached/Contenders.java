@@ -2,11 +2,10 @@ package dev.grizzlyboot.benchmarks.memcached;
 
 import java.io.File;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import java.util.regex.Pattern;
-
-import net.rubyeye.xmemcached.command.TextCommandFactory;
-import net.spy.memcached.ConnectionFactoryBuilder;
 
 /**
  * Opens the contenders of one scenario against its servers: ours with its defaults, any tuned
@@ -35,13 +34,14 @@ final class Contenders implements AutoCloseable {
     /** Our library on the harness's class path: a jar from the local repository or the module's classes. */
     private static final Pattern OUR_LIBRARY = Pattern.compile("(grizzlyboot-memcached-\\d[^/]*\\.jar|memcached-core/target/classes/?)$");
 
-    private final List<Contender> contenders = new ArrayList<>();
+    private final List<Opened> contenders = new ArrayList<>();
 
     /** {@code withTextPeers}: a scenario of cells, where {@code all} includes {@link #TEXT_PEERS_IN_ALL}. */
     Contenders(ClientTarget target, BenchOptions options, boolean withTextPeers) throws Exception {
         try {
-            for (Opener opener : openers(options, withTextPeers)) {
-                contenders.add(opener.open(target, "c" + contenders.size()));
+            for (Selected selected : openers(options, withTextPeers)) {
+                contenders.add(new Opened(selected.opener().open(target, "c" + contenders.size()),
+                        workloadsOf(selected.client(), options)));
             }
         } catch (Exception e) {
             close();
@@ -55,30 +55,39 @@ final class Contenders implements AutoCloseable {
         Contender open(ClientTarget target, String prefix) throws Exception;
     }
 
+    /** A selected client, by its {@code --clients} name, and how to open it. */
+    record Selected(String client, Opener opener) {
+    }
+
+    private record Opened(Contender contender, Set<Workload> workloads) {
+    }
+
     /**
      * How to open each selected client, in table order: ours (defaults, then tuned variants), the
      * peers on our classpath, the original grizzly-memcached in its own JVM, then the builds of
      * {@code --builds}, a JVM each. With {@code --jvm-per-client=true} the clients on our classpath
      * get a JVM each too.
      */
-    static List<Opener> openers(BenchOptions options, boolean withTextPeers) {
-        List<Opener> openers = new ArrayList<>();
+    static List<Selected> openers(BenchOptions options, boolean withTextPeers) {
+        List<Selected> openers = new ArrayList<>();
         for (String client : clientsOnOurClasspath(options, withTextPeers)) {
             if (options.jvmPerClient()) {
-                openers.add((target, prefix) -> new ChildProcessContender(System.getProperty("java.class.path"),
-                        OWN_JVM_MAIN, List.of(client), prefix, target));
+                openers.add(new Selected(client, (target, prefix) -> new ChildProcessContender(
+                        System.getProperty("java.class.path"), OWN_JVM_MAIN, List.of(client), prefix, target)));
             } else {
-                openers.add((target, prefix) -> new InProcessContender(factoryFor(client).open(target), prefix));
+                openers.add(new Selected(client,
+                        (target, prefix) -> new InProcessContender(factoryFor(client).open(target), prefix)));
             }
         }
         if (options.wantsClient(ORIGINAL) && options.originalClasspath() != null) {
-            openers.add((target, prefix) -> new ChildProcessContender(options.originalClasspath(), ORIGINAL_MAIN,
-                    List.of(), prefix, target));
+            openers.add(new Selected(ORIGINAL, (target, prefix) -> new ChildProcessContender(
+                    options.originalClasspath(), ORIGINAL_MAIN, List.of(), prefix, target)));
         }
         for (BenchOptions.Build build : options.builds()) {
-            openers.add((target, prefix) -> new ChildProcessContender(
+            String client = BUILD + build.name();
+            openers.add(new Selected(client, (target, prefix) -> new ChildProcessContender(
                     classpathWith(build.jar(), System.getProperty("java.class.path")), OWN_JVM_MAIN,
-                    List.of(BUILD + build.name()), prefix, target));
+                    List.of(client), prefix, target)));
         }
         return openers;
     }
@@ -106,18 +115,20 @@ final class Contenders implements AutoCloseable {
     }
 
     /**
-     * Whether a contender takes part in a workload's cells. What {@code all} brings in runs where it
-     * can be the best peer: a peer's text protocol getMulti only, the original grizzly-memcached
-     * everything but getMulti (in five whole runs it made 0.42-0.90 of the best other peer's getMulti,
-     * and the text peers read faster still; "Fifteenth round"). Named in {@code --clients}, a client
-     * runs every workload.
+     * The workloads whose cells a client (a {@code --clients} name) takes part in. What {@code all}
+     * brings in runs where it can be the best peer: a peer's text protocol getMulti only, the
+     * original grizzly-memcached everything but getMulti (in five whole runs it made 0.42-0.90 of
+     * the best other peer's getMulti, and the text peers read faster still; "Fifteenth round").
+     * Named in {@code --clients}, a client runs every workload.
      */
-    static boolean runs(String label, Workload workload, BenchOptions options) {
-        if (label.startsWith(ORIGINAL)) {
-            return workload != Workload.GET_MULTI || options.namesClient(ORIGINAL);
+    static Set<Workload> workloadsOf(String client, BenchOptions options) {
+        if (options.namesClient(client)) {
+            return EnumSet.allOf(Workload.class);
         }
-        String client = label.replace(' ', '-');
-        return workload == Workload.GET_MULTI || !TEXT_PEERS_IN_ALL.contains(client) || options.namesClient(client);
+        if (client.equals(ORIGINAL)) {
+            return EnumSet.complementOf(EnumSet.of(Workload.GET_MULTI));
+        }
+        return TEXT_PEERS_IN_ALL.contains(client) ? EnumSet.of(Workload.GET_MULTI) : EnumSet.allOf(Workload.class);
     }
 
     /** {@code classpath} (the harness's) with {@code jar} in place of our library, first. */
@@ -145,15 +156,20 @@ final class Contenders implements AutoCloseable {
             case "spymemcached" -> SpyBench::new;
             case "xmemcached" -> XmemcachedBench::new;
             case "folsom" -> FolsomBench::new;
-            case "spymemcached-text" -> target -> new SpyBench(target, ConnectionFactoryBuilder.Protocol.TEXT);
-            case "xmemcached-text" -> target -> new XmemcachedBench(target, new TextCommandFactory(), "xmemcached text");
+            case "spymemcached-text" -> target -> new SpyBench(target, true);
+            case "xmemcached-text" -> target -> new XmemcachedBench(target, true);
             case "folsom-text" -> target -> new FolsomBench(target, true);
             default -> throw new IllegalArgumentException("unknown client " + client);
         };
     }
 
     List<Contender> all() {
-        return contenders;
+        return contenders.stream().map(Opened::contender).toList();
+    }
+
+    /** The contenders that take part in a workload's cells ({@link #workloadsOf}), in table order. */
+    List<Contender> in(Workload workload) {
+        return contenders.stream().filter(opened -> opened.workloads().contains(workload)).map(Opened::contender).toList();
     }
 
     static boolean isOurs(String label) {
@@ -168,8 +184,8 @@ final class Contenders implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
-        for (Contender contender : contenders) {
-            contender.close();
+        for (Opened opened : contenders) {
+            opened.contender().close();
         }
     }
 }

@@ -62,7 +62,7 @@ final class FailoverRun {
     }
 
     static void runAll(BenchOptions options) throws Exception {
-        List<Contenders.Opener> openers = Contenders.openers(options, false);
+        List<Contenders.Opener> openers = Contenders.openers(options, false).stream().map(Contenders.Selected::opener).toList();
         List<Result> results = new ArrayList<>();
         try (MemcachedServers servers = MemcachedServers.start(SERVERS, MemcachedBenchmark.MEMCACHED)) {
             ClientTarget target = ClientTarget.of(servers.addresses()).withOperationTimeout(options.failoverTimeout());

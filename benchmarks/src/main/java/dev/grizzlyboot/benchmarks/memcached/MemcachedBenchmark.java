@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 
 import dev.grizzlyboot.testsupport.MemcachedOptions;
@@ -93,7 +94,7 @@ public final class MemcachedBenchmark {
              Contenders contenders = contenders(List.of(memcached), options, true)) {
             System.out.printf(Locale.ROOT, "%n## One server (%s)%n%n", memcached.address());
             prepare(contenders.all(), options.sizes());
-            runCells(contenders.all(), "", Workload.values(), options.sizes(), options.threads(), options, report);
+            runCells(contenders::in, "", Workload.values(), options.sizes(), options.threads(), options, report);
             report.summary();
             printBulkWriteNotes(contenders.all());
         }
@@ -123,7 +124,7 @@ public final class MemcachedBenchmark {
              Contenders contenders = contenders(servers.all(), options, true)) {
             System.out.printf(Locale.ROOT, "%n## %d servers, Ketama (%s)%n%n", CLUSTER_SERVERS, servers.addressList());
             prepare(contenders.all(), options.sizes());
-            runCells(contenders.all(), "cluster/", Workload.values(), options.sizes(), options.threads(), options, report);
+            runCells(contenders::in, "cluster/", Workload.values(), options.sizes(), options.threads(), options, report);
             report.summary();
         }
         return report;
@@ -136,7 +137,7 @@ public final class MemcachedBenchmark {
             ServerCpu.watch(List.of(memcached));
             System.out.printf(Locale.ROOT, "%n## Round-trip floor: one thread, blocking socket (%s)%n%n", memcached.address());
             floor.populate(options.sizes());
-            runCells(List.of(floor), "floor/", new Workload[] {Workload.GET, Workload.SET}, options.sizes(),
+            runCells(workload -> List.of(floor), "floor/", new Workload[] {Workload.GET, Workload.SET}, options.sizes(),
                     new int[] {1}, options, report);
         }
         return report;
@@ -156,7 +157,7 @@ public final class MemcachedBenchmark {
             ServerCpu.watch(List.of(plaintext, secure));
             List<Contender> both = List.of(reference, tls);
             prepare(both, sizes);
-            runCells(both, "tls/", new Workload[] {Workload.GET, Workload.SET}, sizes, new int[] {1, 16, 64}, options, report);
+            runCells(workload -> both, "tls/", new Workload[] {Workload.GET, Workload.SET}, sizes, new int[] {1, 16, 64}, options, report);
             report.summary();
         }
         return report;
@@ -185,15 +186,15 @@ public final class MemcachedBenchmark {
         }
     }
 
-    private static void runCells(List<Contender> contenders, String prefix, Workload[] workloads, int[] sizes,
-                                 int[] threadCounts, BenchOptions options, Report report) throws Exception {
+    /** Runs every cell of the workloads; {@code contenders} gives those that take part in a workload's cells. */
+    private static void runCells(Function<Workload, List<Contender>> contenders, String prefix, Workload[] workloads,
+                                 int[] sizes, int[] threadCounts, BenchOptions options, Report report) throws Exception {
         for (Workload workload : workloads) {
             for (int size : sizes) {
                 for (int threads : threadCounts) {
                     List<Contender> inCell = new ArrayList<>();
-                    for (Contender contender : contenders) {
-                        if (Contenders.runs(contender.label(), workload, options)
-                                && options.wants(prefix + workload.label + "/" + size + "/" + threads + "/" + contender.label())) {
+                    for (Contender contender : contenders.apply(workload)) {
+                        if (options.wants(prefix + workload.label + "/" + size + "/" + threads + "/" + contender.label())) {
                             inCell.add(contender);
                         }
                     }

@@ -26,13 +26,13 @@ final class SpyBench implements BenchClient {
     private final String label;
 
     SpyBench(ClientTarget target) throws Exception {
-        this(target, ConnectionFactoryBuilder.Protocol.BINARY);
+        this(target, false);
     }
 
-    SpyBench(ClientTarget target, ConnectionFactoryBuilder.Protocol protocol) throws Exception {
-        label = protocol == ConnectionFactoryBuilder.Protocol.BINARY ? "spymemcached" : "spymemcached text";
+    SpyBench(ClientTarget target, boolean text) throws Exception {
+        label = text ? "spymemcached text" : "spymemcached";
         ConnectionFactoryBuilder factory = new ConnectionFactoryBuilder()
-                .setProtocol(protocol)
+                .setProtocol(text ? ConnectionFactoryBuilder.Protocol.TEXT : ConnectionFactoryBuilder.Protocol.BINARY)
                 .setDaemon(true);
         if (target.ketama()) {
             // What KetamaConnectionFactory sets: the consistent-hash locator with KETAMA_HASH.

@@ -4,10 +4,10 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
-import net.rubyeye.xmemcached.CommandFactory;
 import net.rubyeye.xmemcached.MemcachedClient;
 import net.rubyeye.xmemcached.XMemcachedClientBuilder;
 import net.rubyeye.xmemcached.command.BinaryCommandFactory;
+import net.rubyeye.xmemcached.command.TextCommandFactory;
 import net.rubyeye.xmemcached.impl.KetamaMemcachedSessionLocator;
 import net.rubyeye.xmemcached.transcoders.CachedData;
 import net.rubyeye.xmemcached.transcoders.CompressionMode;
@@ -35,14 +35,14 @@ final class XmemcachedBench implements BenchClient {
     private final String label;
 
     XmemcachedBench(ClientTarget target) throws Exception {
-        this(target, new BinaryCommandFactory(), "xmemcached");
+        this(target, false);
     }
 
-    XmemcachedBench(ClientTarget target, CommandFactory protocol, String label) throws Exception {
-        this.label = label;
+    XmemcachedBench(ClientTarget target, boolean text) throws Exception {
+        label = text ? "xmemcached text" : "xmemcached";
         XMemcachedClientBuilder builder = new XMemcachedClientBuilder(
                 AddrUtil.getAddresses(String.join(" ", target.servers())));
-        builder.setCommandFactory(protocol);
+        builder.setCommandFactory(text ? new TextCommandFactory() : new BinaryCommandFactory());
         if (target.ketama()) {
             builder.setSessionLocator(new KetamaMemcachedSessionLocator());
         }
