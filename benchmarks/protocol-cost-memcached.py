@@ -105,7 +105,10 @@ def cpu_seconds(pid):
 def receive(sock, length):
     received = bytearray()
     while len(received) < length:
-        chunk = sock.recv(length - len(received))
+        try:
+            chunk = sock.recv(length - len(received))
+        except socket.timeout:
+            sys.exit('memcached sent %d of the %d reply bytes expected' % (len(received), length))
         if not chunk:
             sys.exit('memcached closed the connection')
         received += chunk
@@ -122,6 +125,8 @@ def run(port, pid, kind, size, batch):
     connections = [socket.create_connection(('127.0.0.1', port)) for _ in range(2)]
     for connection in connections:
         connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        # A reply shorter than expected (a miss, an error) fails here instead of waiting forever.
+        connection.settimeout(10)
     keys_sent = 0
     before = cpu_seconds(pid)
     i = 0
@@ -135,6 +140,13 @@ def run(port, pid, kind, size, batch):
         keys_sent += batch * len(connections)
     spent = cpu_seconds(pid) - before
     for connection in connections:
+        # A reply longer than expected would have left bytes behind: then the lengths above were wrong.
+        connection.setblocking(False)
+        try:
+            if connection.recv(1):
+                sys.exit('%s: memcached sent more than the expected replies' % kind)
+        except BlockingIOError:
+            pass
         connection.close()
     return spent / keys_sent * 1e6
 
