@@ -2,7 +2,7 @@ package dev.grizzlyboot.memcached;
 
 import java.util.concurrent.CompletionException;
 
-import dev.grizzlyboot.memcached.internal.protocol.BulkOperation;
+import dev.grizzlyboot.memcached.internal.protocol.KeyedOperation;
 import dev.grizzlyboot.memcached.internal.protocol.Operation;
 import dev.grizzlyboot.memcached.internal.protocol.Response;
 import dev.grizzlyboot.memcached.internal.protocol.ResponseHandler;
@@ -48,19 +48,19 @@ final class Answers {
     }
 
     /** A getMulti key's result; found values are offered to the near cache (a no-op without one). */
-    static <T> BulkOperation.KeyHandler<T> foundOrError(Transcoder<T> valueTranscoder, NearCache near, long epoch) {
+    static <T> KeyedOperation.KeyHandler<T> foundOrError(Transcoder<T> valueTranscoder, NearCache near, long epoch) {
         return (response, operation) -> {
             if (!response.ok()) {
                 return errorResult(response, operation);
             }
             CachedData data = stored(response);
-            near.loaded(operation.keyOf(response), data, epoch);
-            return operation.found(response, valueTranscoder.decode(data));
+            near.loaded(operation.answeringKey(), data, epoch);
+            return operation.found(valueTranscoder.decode(data));
         };
     }
 
     /** A getsMulti key's result: the value with its CAS token, or the key's outcome. */
-    static <T> BulkOperation.KeyHandler<T> foundWithCasOrError(Transcoder<T> valueTranscoder) {
+    static <T> KeyedOperation.KeyHandler<T> foundWithCasOrError(Transcoder<T> valueTranscoder) {
         return (response, operation) -> response.ok()
                 ? new KeyResult<>(Outcome.FOUND, decode(valueTranscoder, response), response.cas(), null)
                 : errorResult(response, operation);
@@ -116,7 +116,7 @@ final class Answers {
     }
 
     /** A bulk key's outcome from its (non-silent) reply status. */
-    static <T> KeyResult<T> errorResult(Response response, BulkOperation<T> operation) {
+    static <T> KeyResult<T> errorResult(Response response, KeyedOperation<T> operation) {
         return switch (response.serverStatus()) {
             case KEY_NOT_FOUND -> new KeyResult<>(Outcome.NOT_FOUND, null, 0, null);
             case KEY_EXISTS -> new KeyResult<>(Outcome.EXISTS, null, 0, null);

@@ -3,7 +3,7 @@ package dev.grizzlyboot.memcached;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import dev.grizzlyboot.memcached.internal.protocol.BulkOperation;
+import dev.grizzlyboot.memcached.internal.protocol.KeyedOperation;
 
 /**
  * Per-key results of a bulk operation, in the order the keys were given. A server that is down
@@ -15,13 +15,13 @@ public final class BulkResult<T> {
 
     private final KeyIndex keys;
     private final KeyResult<T>[] results;
-    /** The value of each key whose result is {@link BulkOperation#FOUND}, by position. */
+    /** The value of each key whose result is {@link KeyedOperation#FOUND}, by position. */
     private final Object[] values;
 
     /**
-     * @param results each key's result, by its position in {@code keys}, or {@link BulkOperation#FOUND}
+     * @param results each key's result, by its position in {@code keys}, or {@link KeyedOperation#FOUND}
      *                for a hit whose value is in {@code values} (the arrays are not copied: never change them)
-     * @param values  the hits' values by position; may be {@code null} if no result is {@link BulkOperation#FOUND}
+     * @param values  the hits' values by position; may be {@code null} if no result is {@link KeyedOperation#FOUND}
      */
     BulkResult(KeyIndex keys, KeyResult<T>[] results, Object[] values) {
         this.keys = keys;
@@ -116,16 +116,16 @@ public final class BulkResult<T> {
         return results.length;
     }
 
-    /** A key's result, built here for a hit recorded as {@link BulkOperation#FOUND}. */
+    /** A key's result, built here for a hit recorded as {@link KeyedOperation#FOUND}. */
     private KeyResult<T> result(int position) {
         KeyResult<T> result = results[position];
-        return result == BulkOperation.FOUND ? new KeyResult<>(Outcome.FOUND, value(position), 0, null) : result;
+        return result == KeyedOperation.FOUND ? new KeyResult<>(Outcome.FOUND, value(position), 0, null) : result;
     }
 
     @SuppressWarnings("unchecked")
     private T value(int position) {
         KeyResult<T> result = results[position];
-        return result == BulkOperation.FOUND ? (T) values[position] : result.value();
+        return result == KeyedOperation.FOUND ? (T) values[position] : result.value();
     }
 
     @Override

@@ -12,6 +12,7 @@ import java.util.function.Supplier;
 
 import dev.grizzlyboot.memcached.Dispatch.Routing;
 import dev.grizzlyboot.memcached.internal.cluster.Cluster;
+import dev.grizzlyboot.memcached.internal.protocol.KeyedOperation;
 import dev.grizzlyboot.memcached.internal.protocol.Opcode;
 import dev.grizzlyboot.memcached.internal.protocol.Request;
 import dev.grizzlyboot.memcached.internal.protocol.ResponseHandler;
@@ -140,8 +141,7 @@ final class Commands {
 
     private <T> CompletableFuture<BulkResult<T>> getMultiThroughNear(Collection<String> keys, Transcoder<T> valueTranscoder) {
         if (!near.enabled()) {
-            return dispatch.bulk("getMulti", keys, (key, bytes) -> Request.keyed(Opcode.GETQ, bytes),
-                    Answers.foundOrError(valueTranscoder, near, 0), Outcome.NOT_FOUND, Routing.READ);
+            return dispatch.bulkRead("getMulti", keys, false, Answers.foundOrError(valueTranscoder, near, 0));
         }
         KeyIndex unique = new KeyIndex(keys.size());
         for (String key : keys) {
@@ -159,8 +159,8 @@ final class Commands {
                 results[i] = new KeyResult<>(Outcome.FOUND, valueTranscoder.decode(copy), 0, null);
             }
         }
-        return dispatch.bulk("getMulti", remote, (key, bytes) -> Request.keyed(Opcode.GETQ, bytes),
-                Answers.foundOrError(valueTranscoder, near, near.epoch()), Outcome.NOT_FOUND, Routing.READ).thenApply(fetched -> {
+        KeyedOperation.KeyHandler<T> handler = Answers.foundOrError(valueTranscoder, near, near.epoch());
+        return dispatch.bulkRead("getMulti", remote, false, handler).thenApply(fetched -> {
             for (int i = 0; i < results.length; i++) {
                 if (results[i] == null) {
                     results[i] = fetched.get(unique.key(i));
@@ -171,22 +171,21 @@ final class Commands {
     }
 
     <T> CompletableFuture<BulkResult<T>> getsMulti(Collection<String> keys, Transcoder<T> valueTranscoder) {
-        return reported(() -> dispatch.bulk("getsMulti", Objects.requireNonNull(keys, "keys"),
-                (key, bytes) -> Request.keyed(Opcode.GETQ, bytes), Answers.foundWithCasOrError(valueTranscoder), Outcome.NOT_FOUND,
-                Routing.READ));
+        return reported(() -> dispatch.bulkRead("getsMulti", Objects.requireNonNull(keys, "keys"), true,
+                Answers.foundWithCasOrError(valueTranscoder)));
     }
 
     CompletableFuture<BulkResult<Object>> setMulti(Map<String, ?> entries, Duration expiry, Transcoder<Object> valueTranscoder) {
         return reported(() -> {
             int wireExpiry = Expiry.toWire(expiry);
-            return dispatch.bulk("setMulti", entries.keySet(),
+            return dispatch.bulkWrite("setMulti", entries.keySet(),
                     (key, bytes) -> values.storeRequest(Opcode.SETQ, bytes, entries.get(key), wireExpiry, 0, valueTranscoder),
                     Answers::errorResult, Outcome.STORED, Routing.REPLICATED_WRITE);
         });
     }
 
     CompletableFuture<BulkResult<Object>> deleteMulti(Collection<String> keys) {
-        return reported(() -> dispatch.bulk("deleteMulti", Objects.requireNonNull(keys, "keys"),
+        return reported(() -> dispatch.bulkWrite("deleteMulti", Objects.requireNonNull(keys, "keys"),
                 (key, bytes) -> Request.keyed(Opcode.DELETEQ, bytes), Answers::errorResult, Outcome.DELETED,
                 Routing.REPLICATED_WRITE));
     }
@@ -200,7 +199,7 @@ final class Commands {
                     throw zeroCasToken(key);
                 }
             });
-            return dispatch.bulk("casMulti", entries.keySet(), (key, bytes) -> {
+            return dispatch.bulkWrite("casMulti", entries.keySet(), (key, bytes) -> {
                 CasValue<?> casValue = entries.get(key);
                 return values.storeRequest(Opcode.SETQ, bytes, casValue.value(), wireExpiry, casValue.cas(), valueTranscoder);
             }, Answers::errorResult, Outcome.STORED, Routing.OWNER_WRITE);

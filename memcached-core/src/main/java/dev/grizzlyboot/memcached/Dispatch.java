@@ -16,10 +16,13 @@ import dev.grizzlyboot.memcached.cluster.ServerAddress;
 import dev.grizzlyboot.memcached.internal.cluster.Cluster;
 import dev.grizzlyboot.memcached.internal.connection.ConnectionPool;
 import dev.grizzlyboot.memcached.internal.protocol.BulkOperation;
+import dev.grizzlyboot.memcached.internal.protocol.KeyedOperation;
+import dev.grizzlyboot.memcached.internal.protocol.Opcode;
 import dev.grizzlyboot.memcached.internal.protocol.Operation;
 import dev.grizzlyboot.memcached.internal.protocol.Request;
 import dev.grizzlyboot.memcached.internal.protocol.ResponseHandler;
 import dev.grizzlyboot.memcached.internal.protocol.SingleOperation;
+import dev.grizzlyboot.memcached.internal.protocol.TextBulkRead;
 
 /**
  * Where {@link MemcachedClient}'s requests go: one key's read target, a key's owner and replicas,
@@ -91,16 +94,27 @@ final class Dispatch {
     }
 
     /**
-     * Groups keys by server, sends one quiet batch per server (all at once), and reports every key.
-     * A key that cannot be sent (bad key, too large, no server) or whose batch fails gets an
-     * {@link Outcome#ERROR}; the other keys are unaffected. Writes with replicas also go to each
-     * key's replicas; the owner's outcome is the one reported.
+     * Writes keys: groups them by server, sends one quiet batch per server (all at once), and
+     * reports every key. A key that cannot be sent (bad key, too large, no server) or whose batch
+     * fails gets an {@link Outcome#ERROR}; the other keys are unaffected. Writes with replicas also
+     * go to each key's replicas; the owner's outcome is the one reported.
      */
-    <T> CompletableFuture<BulkResult<T>> bulk(String name, Collection<String> keys, KeyedRequest request,
-            BulkOperation.KeyHandler<T> handler, Outcome silentOutcome, Routing routing) {
-        long start = meters.start();
-        Supplier<CompletableFuture<BulkResult<T>>> send = () -> sendBulk(name, keys, request, handler, silentOutcome, routing);
-        return meters.record(name, start, routing == Routing.READ ? send.get() : invalidatingNear(keys, send));
+    <T> CompletableFuture<BulkResult<T>> bulkWrite(String name, Collection<String> keys, KeyedRequest request,
+            KeyedOperation.KeyHandler<T> handler, Outcome silentOutcome, Routing routing) {
+        return meters.record(name, meters.start(),
+                invalidatingNear(keys, () -> sendBulk(name, keys, request, handler, silentOutcome, routing, false)));
+    }
+
+    /**
+     * Reads keys from their read targets, one batch per server and every key reported, as
+     * {@link #bulkWrite} writes them: a server whose pool has text connections for bulk reads gets
+     * one {@code get} (or, {@code withCas}, {@code gets}) of its keys there, any other a binary
+     * quiet get per key. Keys not found are {@link Outcome#NOT_FOUND}.
+     */
+    <T> CompletableFuture<BulkResult<T>> bulkRead(String name, Collection<String> keys, boolean withCas,
+            KeyedOperation.KeyHandler<T> handler) {
+        return meters.record(name, meters.start(), sendBulk(name, keys, (key, bytes) -> Request.keyed(Opcode.GETQ, bytes), handler,
+                Outcome.NOT_FOUND, Routing.READ, withCas));
     }
 
     /** Sends the same kind of request to every server and collects each server's answer or error, in list order. */
@@ -181,7 +195,7 @@ final class Dispatch {
     }
 
     private <T> CompletableFuture<BulkResult<T>> sendBulk(String name, Collection<String> keys, KeyedRequest request,
-            BulkOperation.KeyHandler<T> handler, Outcome silentOutcome, Routing routing) {
+            KeyedOperation.KeyHandler<T> handler, Outcome silentOutcome, Routing routing, boolean withCas) {
         // One hashing pass per call drops repeated keys and is the result's index (no entry object per key).
         KeyIndex distinct = new KeyIndex(keys.size());
         for (String key : keys) {
@@ -189,7 +203,7 @@ final class Dispatch {
         }
         @SuppressWarnings("unchecked")
         KeyResult<T>[] results = new KeyResult[distinct.size()];
-        // Only reads have hits whose values come apart from their results (BulkOperation.found).
+        // Only reads have hits whose values come apart from their results (KeyedOperation.found).
         Object[] values = routing == Routing.READ ? new Object[results.length] : null;
         boolean replicated = routing == Routing.REPLICATED_WRITE && cluster.replicated();
         Map<ConnectionPool, Batch> batches = new IdentityHashMap<>();
@@ -206,10 +220,10 @@ final class Dispatch {
                 if (replicated) {
                     List<ConnectionPool> targets = cluster.writeTargets(keyBytes);
                     for (int t = 0; t < targets.size(); t++) {
-                        batchFor(batches, targets.get(t), capacity).add(i, key, built, t == 0);
+                        batchFor(batches, targets.get(t), capacity).add(i, key, keyBytes, built, t == 0);
                     }
                 } else {
-                    batchFor(batches, cluster.readTarget(keyBytes), capacity).add(i, key, built, true);
+                    batchFor(batches, cluster.readTarget(keyBytes), capacity).add(i, key, keyBytes, built, true);
                 }
             } catch (MemcachedException e) {
                 results[i] = new KeyResult<>(Outcome.ERROR, null, 0, e);
@@ -219,7 +233,7 @@ final class Dispatch {
             Map.Entry<ConnectionPool, Batch> only = batches.entrySet().iterator().next();
             if (only.getValue().size == results.length) {
                 // Every key in one batch, in call order: the batch's results are the call's, no copy.
-                BulkOperation<T> operation = send(name, only.getKey(), only.getValue(), handler, silentOutcome);
+                KeyedOperation<T> operation = send(name, only.getKey(), only.getValue(), handler, silentOutcome, routing, withCas);
                 return operation.future().handle((batchResults, error) -> error == null
                         ? new BulkResult<>(distinct, batchResults, operation.values())
                         : new BulkResult<>(distinct, failed(results, only.getValue(), error), values));
@@ -229,7 +243,7 @@ final class Dispatch {
         int next = 0;
         for (Map.Entry<ConnectionPool, Batch> entry : batches.entrySet()) {
             Batch batch = entry.getValue();
-            BulkOperation<T> operation = send(name, entry.getKey(), batch, handler, silentOutcome);
+            KeyedOperation<T> operation = send(name, entry.getKey(), batch, handler, silentOutcome, routing, withCas);
             // Each batch writes only its own keys' slots; allOf orders those writes before the read below.
             sent[next++] = operation.future().handle((batchResults, error) -> {
                 if (error != null) {
@@ -250,11 +264,14 @@ final class Dispatch {
         return CompletableFuture.allOf(sent).thenApply(done -> new BulkResult<>(distinct, results, values));
     }
 
-    private <T> BulkOperation<T> send(String name, ConnectionPool pool, Batch batch, BulkOperation.KeyHandler<T> handler,
-            Outcome silentOutcome) {
-        BulkOperation<T> operation = new BulkOperation<>(name, batch.keys(), batch.requests(), timeoutNanos, handler,
-                silentOutcome);
-        pool.send(operation);
+    /** Sends a server's batch: a text read to its text pool if it has one and this is a read, else binary quiet requests. */
+    private <T> KeyedOperation<T> send(String name, ConnectionPool pool, Batch batch, KeyedOperation.KeyHandler<T> handler,
+            Outcome silentOutcome, Routing routing, boolean withCas) {
+        ConnectionPool text = routing == Routing.READ ? pool.textBulkReads() : null;
+        KeyedOperation<T> operation = text != null
+                ? new TextBulkRead<>(name, withCas, batch.keys(), batch.keyBytes(), timeoutNanos, handler, silentOutcome)
+                : new BulkOperation<>(name, batch.keys(), batch.requests(), timeoutNanos, handler, silentOutcome);
+        (text != null ? text : pool).send(operation);
         return operation;
     }
 
@@ -282,6 +299,7 @@ final class Dispatch {
     /** The keys and requests of one server's share of a bulk call, in arrays sized up front (grown if a share is bigger). */
     private static final class Batch {
         private String[] keys;
+        private byte[][] keyBytes;
         /** One slot more than keys, for the terminator. */
         private Request[] requests;
         /** Each key's slot in the call's results, or -1 where this server holds only a replica (not reported). */
@@ -290,25 +308,32 @@ final class Dispatch {
 
         Batch(int capacity) {
             keys = new String[capacity];
+            keyBytes = new byte[capacity][];
             requests = new Request[capacity + 1];
             slots = new int[capacity];
         }
 
-        void add(int keyIndex, String key, Request request, boolean isOwner) {
+        void add(int keyIndex, String key, byte[] bytes, Request request, boolean isOwner) {
             if (size == keys.length) {
                 int capacity = size + (size >> 1) + 1;
                 keys = Arrays.copyOf(keys, capacity);
+                keyBytes = Arrays.copyOf(keyBytes, capacity);
                 requests = Arrays.copyOf(requests, capacity + 1);
                 slots = Arrays.copyOf(slots, capacity);
             }
             slots[size] = isOwner ? keyIndex : -1;
             keys[size] = key;
+            keyBytes[size] = bytes;
             requests[size] = request;
             size++;
         }
 
         List<String> keys() {
             return Arrays.asList(keys).subList(0, size);
+        }
+
+        byte[][] keyBytes() {
+            return size == keyBytes.length ? keyBytes : Arrays.copyOf(keyBytes, size);
         }
 
         /** The requests, then the terminator. */

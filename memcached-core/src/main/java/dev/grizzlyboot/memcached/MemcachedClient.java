@@ -54,7 +54,7 @@ public final class MemcachedClient implements AutoCloseable {
     MemcachedClient(List<ServerAddress> servers, Map<ServerAddress, Integer> weights, PoolSettings poolSettings,
             ClusterSettings clusterSettings, Duration operationTimeout, IoStrategy ioStrategy, int ioThreads,
             int workerThreads, int maxItemSize, Transcoder<Object> transcoder, NearCache near, ClientMeters meters,
-            ConnectionSecurity security, Duration callerSpin) {
+            ConnectionSecurity security, Duration callerSpin, boolean textBulkReads) {
         this.meters = meters;
         this.near = near;
         this.transcoder = transcoder;
@@ -62,7 +62,8 @@ public final class MemcachedClient implements AutoCloseable {
         this.transport = new ClientTransport(ioStrategy, ioThreads, workerThreads, maxItemSize + 64 * 1024, security);
         // A removed server's pending requests end within one operation timeout; the rest is slack.
         this.cluster = new Cluster(servers, weights, clusterSettings,
-                (server, events) -> new ConnectionPool(server.host(), server.port(), transport, poolSettings, events),
+                (server, events) -> new ConnectionPool(server.host(), server.port(), transport, poolSettings, events,
+                        textBulkReads),
                 operationTimeout.multipliedBy(2));
         cluster.maintain(System.nanoTime(), false);
         meters.bind(cluster, near);

@@ -20,8 +20,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Single requests (reads and writes) stay on one connection per server while it is below the
- * pipeline depth, bulk writes at any depth, bulk reads spread over both, and none of it costs a
- * caller its own value.
+ * pipeline depth, bulk writes at any depth, bulk reads spread over both (binary) or over two text
+ * connections of their own, and none of it costs a caller its own value.
  */
 class ConnectionPlacementTest {
 
@@ -32,7 +32,7 @@ class ConnectionPlacementTest {
 
     @Test
     void concurrentSingleRequestsAndBulkWritesLeaveTheSecondConnectionIdleAndBulkReadsUseIt() throws Exception {
-        try (MemcachedClient client = twoConnections()) {
+        try (MemcachedClient client = twoConnections(32, false)) {
             BlockingMemcachedClient blocking = client.blocking();
             await().atMost(Duration.ofSeconds(10)).until(() -> idleSecondsOfClientConnections().size() == 2);
             // memcached counts a connection's idle time in whole seconds, so each phase runs for three.
@@ -54,6 +54,19 @@ class ConnectionPlacementTest {
             runFor(Duration.ofSeconds(3), thread -> blocking.getMulti(List.of("wm-" + thread + "-a", "wm-" + thread + "-b")));
             assertThat(idleSecondsOfClientConnections()).as("idle seconds of the client's two connections after bulk reads")
                     .hasSize(2).allMatch(seconds -> seconds <= 1);
+        }
+    }
+
+    @Test
+    void textBulkReadsSpreadOverTwoTextConnectionsOfTheirOwnAndLeaveTheBinaryOnesAlone() throws Exception {
+        try (MemcachedClient client = twoConnections()) {
+            BlockingMemcachedClient blocking = client.blocking();
+            await().atMost(Duration.ofSeconds(10)).until(() -> idleSecondsOfClientConnections().size() == 2);
+            blocking.getMulti(List.of("first-a", "first-b"));
+            await().atMost(Duration.ofSeconds(10)).until(() -> idleSecondsOfClientConnections().size() == 4);
+            runFor(Duration.ofSeconds(3), thread -> blocking.getMulti(List.of("tm-" + thread + "-a", "tm-" + thread + "-b")));
+            assertThat(idleSecondsOfClientConnections()).as("idle seconds of the client's four connections after bulk reads")
+                    .hasSize(4).filteredOn(seconds -> seconds <= 1).hasSize(2);
         }
     }
 
@@ -110,7 +123,12 @@ class ConnectionPlacementTest {
     }
 
     private static MemcachedClient twoConnections(int pipelineDepth) {
-        MemcachedClient client = MemcachedClient.builder().servers(memcached.addressList())
+        return twoConnections(pipelineDepth, true);
+    }
+
+    /** Two binary connections, and two text ones for bulk reads once one is made with {@code textBulkReads}. */
+    private static MemcachedClient twoConnections(int pipelineDepth, boolean textBulkReads) {
+        MemcachedClient client = MemcachedClient.builder().servers(memcached.addressList()).textBulkReads(textBulkReads)
                 .connectionsPerServer(2, 2).pipelineDepth(pipelineDepth).connectTimeout(Duration.ofSeconds(10)).operationTimeout(Duration.ofSeconds(5)).build();
         client.blocking().noop();
         return client;

@@ -62,9 +62,11 @@ class LateAnswersTest {
                 return true;
             }));
             assertThat(stored.keySet().stream().map(client::serverFor).distinct()).hasSize(2);
-            // Counted once both connections to each server are open, so that a late connect does not count as a replacement.
+            // Counted once both binary and both text (bulk-read) connections to each server are open, so that
+            // a late connect does not count as a replacement.
+            patiently(() -> blocking.getMulti(stored.keySet()));
             await().atMost(Duration.ofSeconds(10))
-                    .until(() -> client.serverDetails().stream().allMatch(details -> details.openConnections() == 2));
+                    .until(() -> client.serverDetails().stream().allMatch(details -> details.openConnections() == 4));
             Map<String, String> connectionsBefore = patiently(() -> totalConnections(blocking));
 
             MixedLoad load = new MixedLoad(blocking, stored);

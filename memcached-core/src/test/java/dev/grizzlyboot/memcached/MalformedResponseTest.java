@@ -180,9 +180,10 @@ class MalformedResponseTest {
         };
     }
 
+    /** A client whose bulk reads are binary too: the fake server speaks only binary (text answers: {@link MalformedTextAnswerTest}). */
     private static MemcachedClient client(FakeServer server) {
         return MemcachedClient.builder().servers(server.address()).connectionsPerServer(1, 1)
-                .operationTimeout(TIMEOUT).build();
+                .operationTimeout(TIMEOUT).textBulkReads(false).build();
     }
 
     private static void assertFailsPromptly(MemcachedClient client, Class<? extends Exception> type, String message) {

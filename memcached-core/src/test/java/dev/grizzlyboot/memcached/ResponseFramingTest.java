@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The decoder hands every whole response of a read on at once and keeps a partial one: responses
  * that arrive coalesced, split mid-header and split mid-body still each reach their own request.
+ * (Text answers to bulk reads are split the same way in {@link MalformedTextAnswerTest}.)
  */
 class ResponseFramingTest {
 
@@ -28,7 +29,7 @@ class ResponseFramingTest {
     void coalescedAndSplitResponsesEachReachTheirRequest() throws Exception {
         try (ScriptedConnection listener = ScriptedConnection.listen();
                 MemcachedClient client = MemcachedClient.builder().servers(listener.address())
-                        .connectionsPerServer(1, 1).operationTimeout(Duration.ofSeconds(10)).build();
+                        .connectionsPerServer(1, 1).operationTimeout(Duration.ofSeconds(10)).textBulkReads(false).build();
                 Socket server = listener.accept()) {
             server.setTcpNoDelay(true);
             DataInputStream in = new DataInputStream(server.getInputStream());

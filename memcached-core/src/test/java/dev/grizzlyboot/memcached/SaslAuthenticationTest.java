@@ -21,8 +21,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * SASL PLAIN against real memcached processes started with {@code -S}: every new connection logs
  * in before it carries requests (at start, when the pool grows, on reconnect and for the health
- * check that brings a failed server back); a wrong password is a typed error that names the
- * server, never the password, and the server is not hammered with new logins.
+ * check that brings a failed server back); bulk reads stay binary (memcached's SASL is); a wrong
+ * password is a typed error that names the server, never the password, and the server is not
+ * hammered with new logins.
  */
 class SaslAuthenticationTest {
 
@@ -44,6 +45,9 @@ class SaslAuthenticationTest {
             }
             CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)).join();
             assertThat(client.blocking().get("sasl:399")).isEqualTo("v399");
+            // With credentials bulk reads stay binary: the server refuses the text protocol.
+            assertThat(client.blocking().getsMulti(List.of("sasl:1", "sasl:2", "sasl:none")).values())
+                    .containsOnly(Map.entry("sasl:1", "v1"), Map.entry("sasl:2", "v2"));
             Map<String, String> after = server.stats();
             // Each connection logged in once, and the pool did grow beyond one connection (the
             // oracle's second stats connection logs in too: one more).

@@ -8,13 +8,18 @@ import javax.net.ssl.SSLEngine;
 
 import dev.grizzlyboot.memcached.IoStrategy;
 import dev.grizzlyboot.memcached.internal.protocol.BinaryProtocolFilter;
+import dev.grizzlyboot.memcached.internal.protocol.TextProtocolFilter;
 import org.glassfish.grizzly.CompletionHandler;
 import org.glassfish.grizzly.Connection;
 import org.glassfish.grizzly.IOStrategy;
+import org.glassfish.grizzly.SocketConnectorHandler;
 import org.glassfish.grizzly.asyncqueue.AsyncQueueWriter;
+import org.glassfish.grizzly.filterchain.BaseFilter;
+import org.glassfish.grizzly.filterchain.FilterChain;
 import org.glassfish.grizzly.filterchain.FilterChainBuilder;
 import org.glassfish.grizzly.filterchain.TransportFilter;
 import org.glassfish.grizzly.memory.MemoryManager;
+import org.glassfish.grizzly.nio.transport.TCPNIOConnectorHandler;
 import org.glassfish.grizzly.nio.transport.TCPNIOTransport;
 import org.glassfish.grizzly.nio.transport.TCPNIOTransportBuilder;
 import org.glassfish.grizzly.ssl.SSLFilter;
@@ -25,8 +30,9 @@ import org.glassfish.grizzly.threadpool.ThreadPoolConfig;
 
 /**
  * The Grizzly TCP transport one client shares across all its servers: selector threads, the
- * I/O strategy and the filter chain (transport, TLS when configured, read-batch end hook, binary
- * codec, response dispatch), and the security every new connection is set up with. Thread-safe.
+ * I/O strategy and the filter chains (transport, TLS when configured, read-batch end hook, the
+ * binary codec or, for bulk-read connections, the text one, response dispatch), and the security
+ * every new connection is set up with. Thread-safe.
  * Internal.
  */
 public final class ClientTransport implements AutoCloseable {
@@ -34,22 +40,18 @@ public final class ClientTransport implements AutoCloseable {
     private final TCPNIOTransport transport;
     private final ConnectionSecurity security;
     private final SSLFilter tls;
+    private final SocketConnectorHandler textConnector;
 
     public ClientTransport(IoStrategy ioStrategy, int ioThreads, int workerThreads, int maxResponseBodyLength,
             ConnectionSecurity security) {
         this.security = security;
-        FilterChainBuilder chain = FilterChainBuilder.stateless().add(new TransportFilter());
         if (security.tls() != null) {
             TlsEngines engines = new TlsEngines(security.tls(), null, -1);
             // Server engines are never made: this transport only connects.
             tls = new SSLFilter(engines, engines);
-            chain.add(tls);
         } else {
             tls = null;
         }
-        chain.add(new ReadBatchEndFilter())
-                .add(new BinaryProtocolFilter(maxResponseBodyLength))
-                .add(new ResponseDispatchFilter());
         TCPNIOTransportBuilder builder = TCPNIOTransportBuilder.newInstance()
                 .setName("grizzly-memcached")
                 .setIOStrategy(grizzlyStrategy(ioStrategy))
@@ -61,7 +63,9 @@ public final class ClientTransport implements AutoCloseable {
             builder.setWorkerThreadPoolConfig(threads("grizzly-memcached-worker", workerThreads));
         }
         transport = builder.build();
-        transport.setProcessor(chain.build());
+        transport.setProcessor(chain(new BinaryProtocolFilter(maxResponseBodyLength)));
+        textConnector = TCPNIOConnectorHandler.builder(transport).processor(chain(new TextProtocolFilter(maxResponseBodyLength)))
+                .build();
         // Operations are bounded by their timeouts, not by Grizzly's write-queue limit, which would
         // otherwise close a connection to a slow server instead of letting its operations time out.
         transport.getAsyncQueueIO().getWriter().setMaxPendingBytesPerConnection(AsyncQueueWriter.UNLIMITED_SIZE);
@@ -72,8 +76,22 @@ public final class ClientTransport implements AutoCloseable {
         }
     }
 
-    void connect(SocketAddress address, CompletionHandler<Connection> handler) {
-        transport.connect(address, handler);
+    /** Connects a connection that speaks the binary protocol, or the text protocol's {@code get}. */
+    void connect(SocketAddress address, boolean text, CompletionHandler<Connection> handler) {
+        if (text) {
+            textConnector.connect(address, handler);
+        } else {
+            transport.connect(address, handler);
+        }
+    }
+
+    /** The filter chain of a connection whose answers {@code codec} decodes. */
+    private FilterChain chain(BaseFilter codec) {
+        FilterChainBuilder chain = FilterChainBuilder.stateless().add(new TransportFilter());
+        if (tls != null) {
+            chain.add(tls);
+        }
+        return chain.add(new ReadBatchEndFilter()).add(codec).add(new ResponseDispatchFilter()).build();
     }
 
     /**

@@ -54,19 +54,51 @@ public final class ConnectionPool {
     private volatile int hangUps;
     private volatile boolean closed;
     private volatile boolean retired;
+    /** Whether this pool's connections speak the text protocol (the companion for bulk reads). */
+    private final boolean text;
+    /** The text-protocol companion bulk reads go to, or {@code null} when they stay binary. */
+    private final ConnectionPool textReads;
+    /** A text pool keeps its minimum of connections only once a bulk read has used it. */
+    private volatile boolean used;
 
+    /** A pool of binary-protocol connections only. */
     public ConnectionPool(String host, int port, ClientTransport transport, PoolSettings settings, PoolEvents events) {
+        this(host, port, transport, settings, events, false);
+    }
+
+    /**
+     * @param textBulkReads whether bulk reads go to a companion pool of text-protocol connections
+     *                      to the same server, with the same settings and events, opened on first use
+     */
+    public ConnectionPool(String host, int port, ClientTransport transport, PoolSettings settings, PoolEvents events,
+            boolean textBulkReads) {
+        this(host, port, transport, settings, events, false,
+                textBulkReads ? new ConnectionPool(host, port, transport, settings, events, true, null) : null);
+    }
+
+    private ConnectionPool(String host, int port, ClientTransport transport, PoolSettings settings, PoolEvents events,
+            boolean text, ConnectionPool textReads) {
         this.server = host + ":" + port;
         this.host = host;
         this.port = port;
         this.transport = transport;
         this.settings = settings;
         this.events = events;
+        this.text = text;
+        this.textReads = textReads;
     }
 
     /** {@code host:port} of the server. */
     public String server() {
         return server;
+    }
+
+    /**
+     * The pool of text-protocol connections to the same server that bulk reads go to, or
+     * {@code null} if they go to this one. The two pools are maintained, retired and closed together.
+     */
+    public ConnectionPool textBulkReads() {
+        return textReads;
     }
 
     /** Sends an operation on the least-loaded connection, or fails it if the server is unreachable. */
@@ -83,6 +115,9 @@ public final class ConnectionPool {
      * it by the current server list instead.
      */
     public boolean trySend(Operation<?> operation) {
+        if (text && !used) {
+            used = true;
+        }
         MemcachedConnection connection = choose(operation);
         if (connection == null) {
             if (retired) {
@@ -103,7 +138,7 @@ public final class ConnectionPool {
      * caller routes them by the new ring (or fails them).
      */
     public List<Operation<?>> takeUnsent() {
-        List<Operation<?>> taken = new ArrayList<>();
+        List<Operation<?>> taken = textReads == null ? new ArrayList<>() : textReads.takeUnsent();
         Operation<?> operation;
         while ((operation = held.poll()) != null) {
             if (!operation.isDone()) {
@@ -151,14 +186,14 @@ public final class ConnectionPool {
         return true;
     }
 
-    /** Number of connections open or being opened. */
+    /** Number of connections open or being opened, text ones for bulk reads included. */
     public int size() {
-        return connections.length;
+        return connections.length + (textReads == null ? 0 : textReads.size());
     }
 
-    /** Number of open connections. */
+    /** Number of open connections, text ones for bulk reads included. */
     public int openConnections() {
-        int open = 0;
+        int open = textReads == null ? 0 : textReads.openConnections();
         for (MemcachedConnection connection : connections) {
             if (connection.isOpen()) {
                 open++;
@@ -167,9 +202,9 @@ public final class ConnectionPool {
         return open;
     }
 
-    /** Operations queued or in flight on all connections. */
+    /** Operations queued or in flight on all connections, text ones for bulk reads included. */
     public int pending() {
-        int pending = 0;
+        int pending = textReads == null ? 0 : textReads.pending();
         for (MemcachedConnection connection : connections) {
             pending += connection.pending();
         }
@@ -187,6 +222,9 @@ public final class ConnectionPool {
      */
     public void retire() {
         retired = true;
+        if (textReads != null) {
+            textReads.retire();
+        }
     }
 
     /** Forgets the reconnect back-off, so the next operation tries to connect at once. */
@@ -196,6 +234,9 @@ public final class ConnectionPool {
             retryAfterNanos = 0;
             hangUps = 0;
         }
+        if (textReads != null) {
+            textReads.resetBackoff();
+        }
     }
 
     /**
@@ -203,9 +244,13 @@ public final class ConnectionPool {
      * (unless retired). Called by the client's sweeper.
      */
     public void maintain(long nowNanos) {
+        if (textReads != null) {
+            textReads.maintain(nowNanos);
+        }
         MemcachedConnection[] current = connections;
         long idleLimit = settings.idleTimeout().toNanos();
-        int surplus = current.length - settings.minConnections();
+        int minimum = text && !used ? 0 : settings.minConnections();
+        int surplus = current.length - minimum;
         int timedOut = 0;
         for (MemcachedConnection connection : current) {
             timedOut += connection.sweep(nowNanos, settings.connectTimeout().toNanos());
@@ -224,7 +269,7 @@ public final class ConnectionPool {
         if (retired) {
             return;
         }
-        int missing = settings.minConnections() - connections.length;
+        int missing = minimum - connections.length;
         for (int i = 0; i < missing; i++) {
             if (open() == null) {
                 break;
@@ -250,6 +295,9 @@ public final class ConnectionPool {
         Operation<?> operation;
         while ((operation = held.poll()) != null) {
             operation.fail(reason);
+        }
+        if (textReads != null) {
+            textReads.close(reason);
         }
     }
 
@@ -290,7 +338,7 @@ public final class ConnectionPool {
 
     private MemcachedConnection choose(Operation<?> operation) {
         MemcachedConnection[] current = connections;
-        boolean batch = operation.requestCount() > 1;
+        boolean batch = operation.isBatch();
         if (operation.changesItems() || !batch) {
             // A bulk batch's item writes keep memcached busy far longer than its one network event,
             // so it stays on the oldest connection at any depth; a single request spills past the
@@ -327,7 +375,7 @@ public final class ConnectionPool {
                     || (retryAfterNanos != 0 && System.nanoTime() - retryAfterNanos < 0)) {
                 return null;
             }
-            connection = new MemcachedConnection(server, this, transport);
+            connection = new MemcachedConnection(server, this, transport, text);
             MemcachedConnection[] grown = Arrays.copyOf(connections, connections.length + 1);
             grown[grown.length - 1] = connection;
             connections = grown;

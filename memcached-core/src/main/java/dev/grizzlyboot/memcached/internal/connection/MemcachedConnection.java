@@ -39,7 +39,8 @@ import org.glassfish.grizzly.filterchain.FilterChainContext;
  * read on this connection, where the I/O thread drains everything queued into one buffer and one
  * write, so under load many operations share a syscall. Written operations wait in an in-flight
  * queue in write order; memcached answers in order, so each response belongs to the oldest
- * in-flight operation, and its opaque proves it.
+ * in-flight operation, and its opaque proves it (on a text connection, which carries only bulk
+ * reads, the keys of its answers do).
  *
  * <p>A new connection is set up before it carries requests: the TLS handshake when TLS is on,
  * then the SASL PLAIN login when there are credentials; callers' operations wait in the outbound
@@ -72,6 +73,7 @@ final class MemcachedConnection {
     private final String server;
     private final ConnectionPool pool;
     private final ClientTransport transport;
+    private final boolean text;
     private final long createdNanos = System.nanoTime();
     private final Queue<Operation<?>> outbound = new ConcurrentLinkedQueue<>();
     private final Queue<Operation<?>> inFlight = new ConcurrentLinkedQueue<>();
@@ -97,14 +99,16 @@ final class MemcachedConnection {
     private volatile Operation<?> setup;
     private int nextOpaque;
 
-    MemcachedConnection(String server, ConnectionPool pool, ClientTransport transport) {
+    /** @param text whether the connection speaks the text protocol (bulk reads only) rather than binary */
+    MemcachedConnection(String server, ConnectionPool pool, ClientTransport transport, boolean text) {
         this.server = server;
         this.pool = pool;
         this.transport = transport;
+        this.text = text;
     }
 
     void connect(InetSocketAddress address) {
-        transport.connect(address, new EmptyCompletionHandler<>() {
+        transport.connect(address, text, new EmptyCompletionHandler<>() {
             @Override
             public void completed(Connection result) {
                 onConnected(result, address);
@@ -239,7 +243,8 @@ final class MemcachedConnection {
 
     private void authenticate() {
         SaslCredentials credentials = transport.security().credentials();
-        if (credentials == null) {
+        // memcached's SASL is binary only; a client with credentials makes no text connections.
+        if (credentials == null || text) {
             open();
             return;
         }

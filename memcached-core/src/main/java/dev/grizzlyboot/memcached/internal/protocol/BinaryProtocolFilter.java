@@ -1,18 +1,15 @@
 package dev.grizzlyboot.memcached.internal.protocol;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
+import java.util.Arrays;
 
 import dev.grizzlyboot.memcached.MemcachedProtocolException;
-import org.glassfish.grizzly.Appender;
 import org.glassfish.grizzly.Buffer;
 import org.glassfish.grizzly.filterchain.BaseFilter;
 import org.glassfish.grizzly.filterchain.FilterChainContext;
 import org.glassfish.grizzly.filterchain.NextAction;
-import org.glassfish.grizzly.memory.Buffers;
 
 /**
  * Grizzly filter that decodes response bytes into {@link Response}s: every whole response in the
@@ -28,7 +25,6 @@ public final class BinaryProtocolFilter extends BaseFilter {
 
     private static final byte RESPONSE_MAGIC = (byte) 0x81;
     private static final byte[] EMPTY = new byte[0];
-    private static final Appender<Buffer> PARTIAL_APPENDER = Buffers.getBufferAppender(true);
 
     private final int maxBodyLength;
 
@@ -49,47 +45,9 @@ public final class BinaryProtocolFilter extends BaseFilter {
             return ctx.getStopAction(input);
         }
         Frames frames = new Frames();
-        int decoded;
-        if (input.hasArray()) {
-            decoded = frames.decode(input.array(), input.arrayOffset() + start, available);
-        } else if (firstBody < 0 || firstBody > maxBodyLength) {
-            decoded = frames.decode(copy(input, start, available), 0, available);
-        } else {
-            // A composite buffer: the partial response kept from the last read, then the bytes read
-            // since. Copy only the response that spans the parts; the rest is normally all in the
-            // last part, which toByteBuffer then views in place (it copies only a range that spans
-            // parts). Copying the whole composite doubled the bytes every read costs.
-            int first = Request.HEADER_LENGTH + firstBody;
-            decoded = frames.decode(copy(input, start, first), 0, first);
-            if (decoded == first && available > first) {
-                ByteBuffer rest = input.toByteBuffer(start + first, start + available);
-                decoded += rest.hasArray() ? frames.decode(rest.array(), rest.arrayOffset() + rest.position(), available - first)
-                        : frames.decode(copy(rest), 0, available - first);
-            }
-        }
-        List<Response> responses = frames.responses;
-        if (frames.problem != null) {
-            if (!responses.isEmpty()) {
-                // Answer what came before the garbage first; the rerun on the rest closes the connection.
-                Buffer garbage = input.split(start + decoded);
-                input.tryDispose();
-                ctx.setMessage(responses);
-                return ctx.getInvokeAction(garbage);
-            }
-            input.tryDispose();
-            ctx.getConnection().closeWithReason(new MemcachedProtocolIOException(
-                    new MemcachedProtocolException("garbage from " + ctx.getConnection().getPeerAddress() + ": " + frames.problem)));
-            return ctx.getStopAction();
-        }
-        input.position(start + decoded);
-        if (responses.isEmpty()) {
-            return ctx.getStopAction(input);
-        }
-        // Every whole response of the read goes on in one pass of the chain; a partial one waits for more bytes.
-        Buffer partial = input.hasRemaining() ? input.split(input.position()) : null;
-        input.tryDispose();
-        ctx.setMessage(responses);
-        return partial == null ? ctx.getInvokeAction() : ctx.getInvokeAction(partial, PARTIAL_APPENDER);
+        int first = firstBody < 0 || firstBody > maxBodyLength ? -1 : Request.HEADER_LENGTH + firstBody;
+        int decoded = DecodedRead.decode(input, start, available, first, frames::decode);
+        return DecodedRead.forward(ctx, input, start, decoded, frames.responses, frames.problem);
     }
 
     /**
@@ -158,22 +116,6 @@ public final class BinaryProtocolFilter extends BaseFilter {
 
     private static byte[] copy(byte[] bytes, int from, int length) {
         return length == 0 ? EMPTY : Arrays.copyOfRange(bytes, from, from + length);
-    }
-
-    /** {@code length} bytes of a buffer from {@code from}, leaving its position where it was. */
-    private static byte[] copy(Buffer input, int from, int length) {
-        byte[] bytes = new byte[length];
-        int position = input.position();
-        input.position(from);
-        input.get(bytes);
-        input.position(position);
-        return bytes;
-    }
-
-    private static byte[] copy(ByteBuffer view) {
-        byte[] bytes = new byte[view.remaining()];
-        view.duplicate().get(bytes);
-        return bytes;
     }
 
     private static int shortAt(byte[] bytes, int offset) {

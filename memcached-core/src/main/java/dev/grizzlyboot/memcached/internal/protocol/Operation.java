@@ -99,13 +99,21 @@ public abstract class Operation<T> {
                 + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms"));
     }
 
-    /** How many requests the operation sends, and so how many opaques it takes. */
-    public final int requestCount() {
+    /** How many binary requests the operation sends, and so how many opaques it takes. */
+    public int requestCount() {
         return requests.length;
     }
 
+    /**
+     * Whether the operation is a batch of many keys' requests: the pool spreads such reads over
+     * its connections instead of filling the oldest one first.
+     */
+    public boolean isBatch() {
+        return requests.length > 1;
+    }
+
     /** Bytes the operation's requests take on the wire. */
-    public final int encodedLength() {
+    public int encodedLength() {
         return encodedLength;
     }
 
@@ -114,7 +122,7 @@ public abstract class Operation<T> {
      *
      * @return the offset after the last request
      */
-    public final int writeTo(byte[] target, int offset, int firstOpaque) {
+    public int writeTo(byte[] target, int offset, int firstOpaque) {
         this.firstOpaque = firstOpaque;
         int next = offset;
         for (int i = 0; i < requests.length; i++) {
@@ -128,7 +136,7 @@ public abstract class Operation<T> {
      * if it is: its opaque must number one of them, its opcode echo that request's, and it may
      * carry a key only where the protocol returns one (STAT).
      */
-    public final String mismatch(Response response) {
+    public String mismatch(Response response) {
         int index = indexOf(response);
         if (index < 0 || index >= requests.length) {
             return "opaque " + response.opaque() + " does not answer the oldest request in flight (" + describe() + ")";
