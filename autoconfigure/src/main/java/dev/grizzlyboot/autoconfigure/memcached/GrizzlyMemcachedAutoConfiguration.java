@@ -53,6 +53,9 @@ public final class GrizzlyMemcachedAutoConfiguration {
         if (properties.getCallerSpin() != null) {
             builder.callerSpin(properties.getCallerSpin());
         }
+        if (properties.getTextBulkReads() != null) {
+            builder.textBulkReads(properties.getTextBulkReads());
+        }
         GrizzlyMemcachedProperties.Pool pool = properties.getPool();
         builder.connectionsPerServer(pool.getMinConnections(), pool.getMaxConnections())
                 .pipelineDepth(pool.getPipelineDepth())

@@ -167,6 +167,22 @@ class GrizzlyMemcachedAutoConfigurationTests {
     }
 
     @Test
+    void textBulkReadsReachTheBuilder() {
+        // The builder refuses text bulk reads asked for with a login, so only a property that reached it fails the start.
+        runner.withPropertyValues("grizzly.memcached.servers=" + memcached.addressList(), "grizzly.memcached.username=app",
+                "grizzly.memcached.password=secret", "grizzly.memcached.text-bulk-reads=true")
+                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                        .isInstanceOf(IllegalStateException.class).hasMessageContaining("SASL is binary only"));
+        runner.withPropertyValues("grizzly.memcached.servers=" + memcached.addressList(), "grizzly.memcached.text-bulk-reads=false")
+                .run(context -> {
+                    MemcachedClient client = context.getBean(MemcachedClient.class);
+                    client.blocking().getMulti(List.of("a", "b", "c", "d"));
+                    // Only the two binary connections: a bulk read opened no text ones.
+                    assertThat(client.serverDetails()).allMatch(details -> details.openConnections() <= 2);
+                });
+    }
+
+    @Test
     void callerSpinReachesTheBuilder() {
         // The builder refuses a window over 1 ms, so only a property that reached it fails the start.
         runner.withPropertyValues("grizzly.memcached.servers=" + memcached.addressList(), "grizzly.memcached.caller-spin=2ms")
