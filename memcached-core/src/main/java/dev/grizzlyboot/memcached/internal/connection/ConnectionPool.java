@@ -33,6 +33,10 @@ import dev.grizzlyboot.memcached.internal.protocol.Operation;
  * or, when {@link PoolEvents#holdUnsent()} says so, held until the server answers again or is marked
  * failed ({@link #takeUnsent()} hands the held ones to the cluster to route by the new ring).
  *
+ * <p>A pool made with text bulk reads has a companion pool of text-protocol connections to the
+ * same server ({@link #textBulkReads()}), with the same settings and events, for bulk reads only:
+ * it opens its connections on the first one and is maintained, retired and closed with this pool.
+ *
  * <p>Thread-safe: {@link #send} is lock-free; opening and removing connections take a lock.
  * Internal.
  */
