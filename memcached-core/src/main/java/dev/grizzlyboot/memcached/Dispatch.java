@@ -216,14 +216,20 @@ final class Dispatch {
             int capacity = Math.min(remaining, remaining / servers * 3 / 2 + 8);
             try {
                 byte[] keyBytes = Keys.encode(key);
-                Request built = request.create(key, keyBytes);
+                // A write's request is built first: a value too large fails its key before any routing.
+                Request built = routing == Routing.READ ? null : request.create(key, keyBytes);
                 if (replicated) {
                     List<ConnectionPool> targets = cluster.writeTargets(keyBytes);
                     for (int t = 0; t < targets.size(); t++) {
                         batchFor(batches, targets.get(t), capacity).add(i, key, keyBytes, built, t == 0);
                     }
                 } else {
-                    batchFor(batches, cluster.readTarget(keyBytes), capacity).add(i, key, keyBytes, built, true);
+                    ConnectionPool target = cluster.readTarget(keyBytes);
+                    // A text bulk read sends the key bytes alone: no binary request per key.
+                    if (built == null && target.textBulkReads() == null) {
+                        built = request.create(key, keyBytes);
+                    }
+                    batchFor(batches, target, capacity).add(i, key, keyBytes, built, true);
                 }
             } catch (MemcachedException e) {
                 results[i] = new KeyResult<>(Outcome.ERROR, null, 0, e);
@@ -296,7 +302,10 @@ final class Dispatch {
         return batch;
     }
 
-    /** The keys and requests of one server's share of a bulk call, in arrays sized up front (grown if a share is bigger). */
+    /**
+     * The keys and requests of one server's share of a bulk call, in arrays sized up front (grown if
+     * a share is bigger). A share read with the text protocol has the keys' bytes and no requests.
+     */
     private static final class Batch {
         private String[] keys;
         private byte[][] keyBytes;

@@ -6,7 +6,7 @@ package dev.grizzlyboot.memcached.cluster;
  *
  * @param state           the server's health
  * @param weight          its Ketama weight (its share of keys is its weight over the total)
- * @param openConnections connections open to it now
+ * @param openConnections connections open to it now, the text ones for bulk reads included
  * @param pending         operations queued or in flight on those connections
  */
 public record ServerDetails(ServerState state, int weight, int openConnections, int pending) {

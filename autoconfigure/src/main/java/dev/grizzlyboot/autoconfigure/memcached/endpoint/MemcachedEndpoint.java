@@ -112,7 +112,7 @@ public class MemcachedEndpoint {
      * @param state           ACTIVE or FAILED
      * @param since           when it entered that state
      * @param weight          its Ketama weight
-     * @param openConnections connections open to it
+     * @param openConnections connections open to it (binary, and the text ones bulk reads use)
      * @param pending         operations queued or in flight
      * @param version         its VERSION answer, or {@code null} if it did not answer
      * @param error           why it did not answer, or {@code null}
