@@ -1,5 +1,6 @@
 package dev.grizzlyboot.memcached;
 
+import static dev.grizzlyboot.memcached.RawTranscoder.RAW;
 import static dev.grizzlyboot.memcached.TextFakeServer.ascii;
 import static dev.grizzlyboot.memcached.TextFakeServer.join;
 import static dev.grizzlyboot.memcached.TextFakeServer.value;
@@ -9,7 +10,6 @@ import java.time.Duration;
 import java.util.List;
 
 import dev.grizzlyboot.memcached.transcoder.CachedData;
-import dev.grizzlyboot.memcached.transcoder.Transcoder;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,17 +22,6 @@ import org.junit.jupiter.api.Test;
 class MalformedTextAnswerTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(5);
-    private static final Transcoder<CachedData> RAW = new Transcoder<>() {
-        @Override
-        public CachedData encode(CachedData value) {
-            return value;
-        }
-
-        @Override
-        public CachedData decode(CachedData data) {
-            return data;
-        }
-    };
     private static final byte[] A_THEN_END = join(value("a", 7, "hello"), ascii("END\r\n"));
 
     @Test

@@ -1,5 +1,6 @@
 package dev.grizzlyboot.memcached;
 
+import static dev.grizzlyboot.memcached.RawTranscoder.RAW;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -17,7 +18,6 @@ import java.util.UUID;
 import dev.grizzlyboot.memcached.cluster.ServerAddress;
 import dev.grizzlyboot.memcached.cluster.ServerDetails;
 import dev.grizzlyboot.memcached.transcoder.CachedData;
-import dev.grizzlyboot.memcached.transcoder.Transcoder;
 import dev.grizzlyboot.testsupport.MemcachedExtension;
 import net.spy.memcached.BinaryConnectionFactory;
 import org.junit.jupiter.api.AfterAll;
@@ -37,17 +37,6 @@ class TextBulkReadTest {
     @RegisterExtension
     static MemcachedExtension memcached = MemcachedExtension.servers(3);
 
-    private static final Transcoder<CachedData> RAW = new Transcoder<>() {
-        @Override
-        public CachedData encode(CachedData value) {
-            return value;
-        }
-
-        @Override
-        public CachedData decode(CachedData data) {
-            return data;
-        }
-    };
 
     static MemcachedClient text;
     static MemcachedClient binary;
@@ -166,7 +155,7 @@ class TextBulkReadTest {
     }
 
     @Test
-    void authenticationKeepsBulkReadsBinaryAndRefusesTextOnesAskedFor() {
+    void textBulkReadsAskedForWithAuthenticationFailAtBuild() {
         assertThatThrownBy(() -> MemcachedClient.builder().servers("127.0.0.1:11211").authentication("user", "secret")
                 .textBulkReads(true).build())
                 .isInstanceOf(IllegalStateException.class)
