@@ -5,6 +5,7 @@ import static dev.grizzlyboot.memcached.TextFakeServer.ascii;
 import static dev.grizzlyboot.memcached.TextFakeServer.join;
 import static dev.grizzlyboot.memcached.TextFakeServer.value;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.List;
@@ -16,8 +17,9 @@ import org.junit.jupiter.api.Test;
  * Wrong, garbled and split answers to text-protocol bulk reads (from a fake server, since real
  * memcached never sends the wrong ones): an answer is matched by its key, in the order asked, so a
  * value for a key not asked for, or out of order, fails the read with a protocol error; garbage
- * fails it before a value is allocated; an error line fails only that read; the pool's next
- * connection (or the same one, after an error line) serves the next read.
+ * fails it before a value is allocated; an answer no read asked for closes the connection; an error
+ * line fails only that read; the pool's next connection (or the same one, after an error line)
+ * serves the next read.
  */
 class MalformedTextAnswerTest {
 
@@ -70,6 +72,22 @@ class MalformedTextAnswerTest {
     void aServerErrorFailsOnlyThatReadAndTheConnectionCarriesOn() throws Exception {
         assertFirstReadFailsThenTheNextServes(ascii("SERVER_ERROR out of memory writing get response\r\n"),
                 MemcachedStatusException.class, "failed with INTERNAL_ERROR: SERVER_ERROR out of memory writing get response", 1);
+    }
+
+    @Test
+    void anAnswerNoReadAskedForClosesTheConnection() throws Exception {
+        try (TextFakeServer server = new TextFakeServer(1 << 16,
+                (command, verb, keys) -> command == 0 ? join(A_THEN_END, A_THEN_END) : A_THEN_END);
+                MemcachedClient client = client(server)) {
+            assertThat(client.getMulti(List.of("a"), RAW).get().get("a").value().bytes()).isEqualTo(ascii("hello"));
+            // The second, unasked answer closes its connection (the only text one, kept open otherwise):
+            // reads go on a new connection, and never get a value that is not theirs.
+            await().atMost(TIMEOUT).ignoreExceptions().until(() -> {
+                BulkResult<CachedData> read = client.getMulti(List.of("a", "b"), RAW).get();
+                assertThat(read.outcome("b")).isEqualTo(Outcome.NOT_FOUND);
+                return read.outcome("a") == Outcome.FOUND && server.textConnectionsAccepted() == 2;
+            });
+        }
     }
 
     @Test

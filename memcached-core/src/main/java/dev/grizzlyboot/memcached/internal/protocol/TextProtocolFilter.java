@@ -110,7 +110,7 @@ public final class TextProtocolFilter extends BaseFilter {
                 int newline = indexOfNewline(bytes, at, Math.min(end, at + MAX_LINE));
                 if (newline < 0) {
                     if (end - at >= MAX_LINE) {
-                        problem = "an answer line longer than " + MAX_LINE + " bytes: '" + printable(bytes, at, at + 60) + "...'";
+                        problem = "an answer line longer than " + MAX_LINE + " bytes: '" + printable(bytes, at, Math.min(end, at + 60)) + "...'";
                     }
                     break;
                 }
