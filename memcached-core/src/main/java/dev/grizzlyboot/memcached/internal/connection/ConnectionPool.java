@@ -138,11 +138,18 @@ public final class ConnectionPool {
     }
 
     /**
-     * The operations held for this server, removed from the pool: it was marked failed, and the
-     * caller routes them by the new ring (or fails them).
+     * The operations held for this server, removed from the pool and its text companion: it was
+     * marked failed, and the caller routes them by the new ring (or fails them).
      */
     public List<Operation<?>> takeUnsent() {
         List<Operation<?>> taken = textReads == null ? new ArrayList<>() : textReads.takeUnsent();
+        taken.addAll(takeHeld());
+        return taken;
+    }
+
+    /** This pool's own held operations that are still waiting, removed from it. */
+    private List<Operation<?>> takeHeld() {
+        List<Operation<?>> taken = new ArrayList<>();
         Operation<?> operation;
         while ((operation = held.poll()) != null) {
             if (!operation.isDone()) {
@@ -173,9 +180,12 @@ public final class ConnectionPool {
         }
     }
 
-    /** A connection opened: what was held goes out on it (or another; or is held again if that one closed meanwhile). */
+    /**
+     * A connection opened: what this pool held goes out on it (or another; or is held again if that
+     * one closed meanwhile). Only this pool's: a text bulk read waits for a text connection.
+     */
     void connected() {
-        takeUnsent().forEach(this::send);
+        takeHeld().forEach(this::send);
     }
 
     private boolean hold(Operation<?> operation) {
