@@ -226,7 +226,7 @@ final class Dispatch {
                 } else {
                     ConnectionPool target = cluster.readTarget(keyBytes);
                     // A text bulk read sends the key bytes alone: no binary request per key.
-                    if (built == null && target.textBulkReads() == null) {
+                    if (built == null && textReads(target, routing) == null) {
                         built = request.create(key, keyBytes);
                     }
                     batchFor(batches, target, capacity).add(i, key, keyBytes, built, true);
@@ -273,12 +273,17 @@ final class Dispatch {
     /** Sends a server's batch: a text read to its text pool if it has one and this is a read, else binary quiet requests. */
     private <T> KeyedOperation<T> send(String name, ConnectionPool pool, Batch batch, KeyedOperation.KeyHandler<T> handler,
             Outcome silentOutcome, Routing routing, boolean withCas) {
-        ConnectionPool text = routing == Routing.READ ? pool.textBulkReads() : null;
+        ConnectionPool text = textReads(pool, routing);
         KeyedOperation<T> operation = text != null
                 ? new TextBulkRead<>(name, withCas, batch.keys(), batch.keyBytes(), timeoutNanos, handler, silentOutcome)
                 : new BulkOperation<>(name, batch.keys(), batch.requests(), timeoutNanos, handler, silentOutcome);
         (text != null ? text : pool).send(operation);
         return operation;
+    }
+
+    /** The text pool a share of this call goes to, or {@code null} if it goes to {@code pool} as binary requests. */
+    private static ConnectionPool textReads(ConnectionPool pool, Routing routing) {
+        return routing == Routing.READ ? pool.textBulkReads() : null;
     }
 
     /** Marks the keys a failed batch owns as failed, in the call's results. */

@@ -11,7 +11,8 @@ import dev.grizzlyboot.memcached.MemcachedTimeoutException;
  * One or more requests sent together on one connection, and the responses that complete them.
  * Responses are matched by opaque and opcode: a connection numbers an operation's requests
  * consecutively when it writes them, and an operation accepts only responses carrying its own
- * numbers and echoing the opcode of the request so numbered.
+ * numbers and echoing the opcode of the request so numbered. A wire form without opaques (the
+ * text protocol's bulk read) overrides the encoding and the matching.
  *
  * <p>Threading: created by a caller, written by whichever thread flushes the connection, fed
  * responses by the connection's I/O thread, and possibly failed (timeout, connection loss) by

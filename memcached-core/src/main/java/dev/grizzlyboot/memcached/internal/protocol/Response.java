@@ -5,7 +5,8 @@ import java.nio.charset.StandardCharsets;
 import dev.grizzlyboot.memcached.ServerStatus;
 
 /**
- * One decoded binary-protocol response. Immutable by contract: the arrays are not modified after
+ * One decoded response: a binary-protocol one, or a text-protocol answer to a bulk read in the same
+ * shape (see {@link TextProtocolFilter}). Immutable by contract: the arrays are not modified after
  * decoding.
  *
  * @param opcode the opcode byte echoed by the server

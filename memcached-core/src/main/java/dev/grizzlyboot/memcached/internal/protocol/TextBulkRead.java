@@ -52,12 +52,6 @@ public final class TextBulkRead<T> extends KeyedOperation<T> {
         this.encodedLength = length;
     }
 
-    /** Text has no opaque: the operation takes none. */
-    @Override
-    public int requestCount() {
-        return 0;
-    }
-
     @Override
     public boolean isBatch() {
         return true;

@@ -55,9 +55,11 @@ public final class TextProtocolFilter extends BaseFilter {
         Buffer input = ctx.getMessage();
         int start = input.position();
         int available = input.remaining();
-        int first = firstAnswerLength(input, start, available);
+        // An array-backed read is decoded in place, and a partial answer costs one line's parse. A
+        // composite one (a partial answer kept from the last read) is measured first, so that it is
+        // copied only once the answer is whole (a large value arrives over many reads).
+        int first = input.hasArray() ? -1 : firstAnswerLength(input, start, available);
         if (first == 0 || first > available) {
-            // Not even one whole answer yet (a large value arrives over many reads): wait, copying nothing.
             return ctx.getStopAction(input);
         }
         Answers answers = new Answers();
