@@ -195,6 +195,12 @@ final class MemcachedConnection {
     }
 
     void onResponse(Response response) {
+        if (closeError != null) {
+            // Closing (a mismatch earlier in this read, a timeout, the client): what the server sent
+            // after it answers nobody. Grizzly may run the close listener later, so without this the
+            // next response of the same read could complete the operation the mismatch condemned.
+            return;
+        }
         if (state == State.CONNECTING) {
             onSetupResponse(response);
             return;
