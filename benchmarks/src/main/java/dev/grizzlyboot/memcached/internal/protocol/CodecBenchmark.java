@@ -22,6 +22,8 @@ import org.openjdk.jmh.annotations.State;
 public class CodecBenchmark {
 
     private static final ResponseHandler<byte[]> VALUE = (response, operation) -> response.value();
+    private static final int TEXT_KEYS = 33;
+    private static final byte[] CRLF = {'\r', '\n'};
 
     @Param({"32", "512"})
     public int valueSize;
@@ -30,8 +32,6 @@ public class CodecBenchmark {
     private byte[] value;
     private final byte[] out = new byte[64 * 1024];
     private byte[] hit;
-    private static final int TEXT_KEYS = 33;
-    private static final byte[] CRLF = {'\r', '\n'};
     private final TextProtocolFilter textFilter = new TextProtocolFilter(1024 * 1024);
     private byte[] textAnswer;
 

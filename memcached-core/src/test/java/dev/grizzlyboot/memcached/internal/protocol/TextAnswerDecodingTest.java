@@ -34,12 +34,7 @@ class TextAnswerDecodingTest {
             List<Answer> answers = generate(2_000, withCas, 3_000);
             byte[] wire = wire(answers);
 
-            TextProtocolFilter.Answers decoded = filter.new Answers();
-            int taken = decoded.decode(wire, 0, wire.length);
-
-            assertThat(decoded.problem).isNull();
-            assertThat(taken).isEqualTo(wire.length);
-            assertMatches(decoded.responses, answers, answers.size());
+            assertDecodesAll(wire, 0, wire.length, answers);
         }
     }
 
@@ -77,12 +72,7 @@ class TextAnswerDecodingTest {
         padded[12] = 'X';
         padded[13 + wire.length] = 'X';
 
-        TextProtocolFilter.Answers decoded = filter.new Answers();
-        int taken = decoded.decode(padded, 13, wire.length);
-
-        assertThat(decoded.problem).isNull();
-        assertThat(taken).isEqualTo(wire.length);
-        assertMatches(decoded.responses, answers, answers.size());
+        assertDecodesAll(padded, 13, wire.length, answers);
     }
 
     @Test
@@ -100,6 +90,16 @@ class TextAnswerDecodingTest {
         assertGarbage("VALUE k 0 1 5x\nv\r\n", "not ended by CRLF");
         assertGarbage("VALUE k 0\r\n\r\n", "not a number in range");
         assertGarbage("VALUE  0 0\r\n\r\n", "without a key");
+    }
+
+    /** {@code length} bytes from {@code base} decode to exactly {@code answers}. */
+    private void assertDecodesAll(byte[] bytes, int base, int length, List<Answer> answers) {
+        TextProtocolFilter.Answers decoded = filter.new Answers();
+        int taken = decoded.decode(bytes, base, length);
+
+        assertThat(decoded.problem).isNull();
+        assertThat(taken).isEqualTo(length);
+        assertMatches(decoded.responses, answers, answers.size());
     }
 
     private void assertDecodes(String text) {
