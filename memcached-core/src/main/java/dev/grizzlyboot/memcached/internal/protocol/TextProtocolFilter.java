@@ -39,6 +39,11 @@ public final class TextProtocolFilter extends BaseFilter {
     private static final int KEY_LIMIT = 250;
     /** {@code VALUE k 0 0}, CRLF, and the CRLF after no data. */
     private static final int MIN_VALUE_ANSWER = VALUE.length + 5 + 2 + 2;
+    /** {@code Answers.fields}' answers for a line that is not a {@code VALUE} one. */
+    private static final int BAD_KEY = -1;
+    private static final int BAD_NUMBER = -2;
+    /** The largest unsigned 64-bit number divided by ten: one more digit after it overflows, or after it a digit over 5. */
+    private static final long UNSIGNED_MAX_TENTH = Long.divideUnsigned(-1L, 10);
 
     private final int maxValueLength;
 
@@ -145,9 +150,9 @@ public final class TextProtocolFilter extends BaseFilter {
         /**
          * Decodes a well-formed {@code VALUE} answer whose data has all arrived, in one pass over
          * its line: nearly every answer is one, and finding the line's end before reading its
-         * fields scanned each line twice. Anything else (a partial answer, garbage, a CAS token of
-         * 19 digits or more) returns 0 and goes to the checked path below, which finds the line
-         * first and says why it is not an answer.
+         * fields scanned each line twice. Anything else (a partial answer, garbage) returns 0 and
+         * goes to the checked path below, which finds the line first and says why it is not an
+         * answer.
          *
          * @return the bytes taken, or 0
          */
@@ -155,71 +160,13 @@ public final class TextProtocolFilter extends BaseFilter {
             if (end - at < MIN_VALUE_ANSWER || !startsWith(bytes, at, end, VALUE)) {
                 return 0;
             }
-            int keyStart = at + VALUE.length;
-            int p = keyStart;
-            int keyLimit = Math.min(end, keyStart + KEY_LIMIT + 1);
-            while (p < keyLimit && bytes[p] != ' ') {
-                if (bytes[p] >= 0 && bytes[p] < ' ') {
-                    return 0;
-                }
-                p++;
-            }
-            if (p == keyStart || p == keyLimit) {
-                return 0;
-            }
-            int flagsEnd = digitsEnd(bytes, p + 1, end, 10);
-            if (flagsEnd < 0 || bytes[flagsEnd] != ' ' || number > 0xFFFF_FFFFL) {
-                return 0;
-            }
-            long flagsValue = number;
-            int lengthEnd = digitsEnd(bytes, flagsEnd + 1, end, 10);
-            if (lengthEnd < 0 || number > maxValueLength) {
-                return 0;
-            }
-            int length = (int) number;
-            long token = 0;
-            int lineEnd = lengthEnd;
-            if (bytes[lengthEnd] == ' ') {
-                lineEnd = digitsEnd(bytes, lengthEnd + 1, end, 18);
-                if (lineEnd < 0) {
-                    return 0;
-                }
-                token = number;
-            }
+            int lineEnd = fields(bytes, at, end);
             int data = lineEnd + 2;
-            if (bytes[lineEnd] != '\r' || (long) end - data < length + 2L || bytes[lineEnd + 1] != '\n'
-                    || bytes[data + length] != '\r' || bytes[data + length + 1] != '\n') {
+            if (lineEnd < 0 || (long) end - data < valueLength + 2L || bytes[lineEnd] != '\r' || bytes[lineEnd + 1] != '\n'
+                    || bytes[data + valueLength] != '\r' || bytes[data + valueLength + 1] != '\n') {
                 return 0;
             }
-            keyEnd = p;
-            flags = (int) flagsValue;
-            valueLength = length;
-            cas = token;
-            return hit(bytes, keyStart, data) + (data - at);
-        }
-
-        /**
-         * Reads 1 to {@code maxDigits} decimal digits from {@code from} into {@link #number}.
-         *
-         * @return the position after them, which is before {@code end}; -1 if there are none, too
-         *         many, or the answer ends there
-         */
-        private int digitsEnd(byte[] bytes, int from, int end, int maxDigits) {
-            long value = 0;
-            int limit = Math.min(end, from + maxDigits + 1);
-            int p = from;
-            for (; p < limit; p++) {
-                int digit = bytes[p] - '0';
-                if (digit < 0 || digit > 9) {
-                    break;
-                }
-                value = value * 10 + digit;
-            }
-            if (p == from || p == limit) {
-                return -1;
-            }
-            number = value;
-            return p;
+            return hit(bytes, at + VALUE.length, data) + (data - at);
         }
 
         /**
@@ -262,55 +209,83 @@ public final class TextProtocolFilter extends BaseFilter {
          * @return whether the line is one (if not, {@link #problem} says why)
          */
         boolean valueHeader(byte[] bytes, int at, int lineEnd) {
-            int keyStart = at + VALUE.length;
-            keyEnd = indexOf(bytes, (byte) ' ', keyStart, lineEnd);
-            if (keyEnd <= keyStart || keyEnd - keyStart > KEY_LIMIT) {
-                problem = "a VALUE line without a key of 1 to " + KEY_LIMIT + " bytes: '" + printable(bytes, at, lineEnd) + "'";
-                return false;
+            int fieldsEnd = fields(bytes, at, lineEnd);
+            if (fieldsEnd == lineEnd) {
+                return true;
             }
-            int flagsEnd = indexOf(bytes, (byte) ' ', keyEnd + 1, lineEnd);
-            int lengthEnd = flagsEnd < 0 ? -1 : indexOf(bytes, (byte) ' ', flagsEnd + 1, lineEnd);
-            boolean valid = flagsEnd > 0 && number(bytes, keyEnd + 1, flagsEnd, 0xFFFF_FFFFL);
-            flags = (int) number;
-            valid = valid && number(bytes, flagsEnd + 1, lengthEnd < 0 ? lineEnd : lengthEnd, maxValueLength);
-            valueLength = (int) number;
-            cas = 0;
-            if (valid && lengthEnd >= 0) {
-                // Only gets answers carry the CAS token.
-                valid = number(bytes, lengthEnd + 1, lineEnd, -1L);
-                cas = number;
-            }
-            if (!valid) {
-                problem = "a VALUE line with a flags, length or CAS field that is not a number in range (values of at most "
-                        + maxValueLength + " bytes): '" + printable(bytes, at, lineEnd) + "'";
-            }
-            return valid;
+            problem = fieldsEnd == BAD_KEY
+                    ? "a VALUE line without a key of 1 to " + KEY_LIMIT + " bytes: '" + printable(bytes, at, lineEnd) + "'"
+                    : "a VALUE line with a flags, length or CAS field that is not a number in range (values of at most "
+                            + maxValueLength + " bytes): '" + printable(bytes, at, lineEnd) + "'";
+            return false;
         }
 
         /**
-         * Reads the decimal number in {@code bytes[from, to)} into {@link #number}.
+         * Reads the fields of a {@code VALUE} line from {@code at}, not past {@code end}, into
+         * {@link #keyEnd}, {@link #flags}, {@link #valueLength} and {@link #cas} (only {@code gets}
+         * answers carry the CAS token), stopping after the last field.
+         *
+         * @return where the fields end (a whole line's CR; or {@code end} if it came first), or
+         *         {@link #BAD_KEY} or {@link #BAD_NUMBER}
+         */
+        private int fields(byte[] bytes, int at, int end) {
+            int keyStart = at + VALUE.length;
+            int keyLimit = Math.min(end, keyStart + KEY_LIMIT + 1);
+            int p = keyStart;
+            while (p < keyLimit && bytes[p] != ' ' && bytes[p] != '\n') {
+                p++;
+            }
+            if (p == keyStart || p == keyLimit || bytes[p] != ' ') {
+                return BAD_KEY;
+            }
+            keyEnd = p;
+            p = digits(bytes, p + 1, end, 0xFFFF_FFFFL);
+            if (p < 0 || p == end || bytes[p] != ' ') {
+                return BAD_NUMBER;
+            }
+            flags = (int) number;
+            p = digits(bytes, p + 1, end, maxValueLength);
+            if (p < 0) {
+                return BAD_NUMBER;
+            }
+            valueLength = (int) number;
+            cas = 0;
+            if (p < end && bytes[p] == ' ') {
+                p = digits(bytes, p + 1, end, -1L);
+                if (p < 0) {
+                    return BAD_NUMBER;
+                }
+                cas = number;
+            }
+            return p;
+        }
+
+        /**
+         * Reads the decimal number of 1 to 20 digits from {@code from}, not past {@code end}, into
+         * {@link #number}.
          *
          * @param max the largest allowed, compared as unsigned ({@code -1L}: any unsigned 64-bit number)
-         * @return whether it is one: not empty, all digits, and at most {@code max}
+         * @return the position after its digits, or -1 if there are none, more than 20, or the
+         *         number is over {@code max}
          */
-        private boolean number(byte[] bytes, int from, int to, long max) {
-            if (from >= to || to - from > 20) {
-                return false;
-            }
+        private int digits(byte[] bytes, int from, int end, long max) {
             long value = 0;
-            for (int i = from; i < to; i++) {
-                int digit = bytes[i] - '0';
-                if (digit < 0 || digit > 9 || Long.compareUnsigned(value, Long.divideUnsigned(-1L, 10)) > 0) {
-                    return false;
+            int p = from;
+            for (; p < end && p - from <= 20; p++) {
+                int digit = bytes[p] - '0';
+                if (digit < 0 || digit > 9) {
+                    break;
                 }
-                long next = value * 10 + digit;
-                if (Long.compareUnsigned(next, value * 10) < 0 || Long.compareUnsigned(next, max) > 0) {
-                    return false;
+                if (Long.compareUnsigned(value, UNSIGNED_MAX_TENTH) > 0 || value == UNSIGNED_MAX_TENTH && digit > 5) {
+                    return -1;
                 }
-                value = next;
+                value = value * 10 + digit;
+            }
+            if (p == from || p - from > 20 || Long.compareUnsigned(value, max) > 0) {
+                return -1;
             }
             number = value;
-            return true;
+            return p;
         }
 
         /** Decodes {@code END} or an error line; anything else is garbage. */
@@ -345,12 +320,8 @@ public final class TextProtocolFilter extends BaseFilter {
     }
 
     private static int indexOfNewline(byte[] bytes, int from, int to) {
-        return indexOf(bytes, (byte) '\n', from, to);
-    }
-
-    private static int indexOf(byte[] bytes, byte wanted, int from, int to) {
         for (int i = from; i < to; i++) {
-            if (bytes[i] == wanted) {
+            if (bytes[i] == '\n') {
                 return i;
             }
         }

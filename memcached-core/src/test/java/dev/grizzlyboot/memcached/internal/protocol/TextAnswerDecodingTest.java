@@ -12,9 +12,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@link TextProtocolFilter}'s decoding of one read, over generated answers: keys of every length
- * with bytes beyond ASCII, flags and CAS tokens over their whole range (tokens of 19 and 20 digits
- * take the checked path, shorter ones the one-pass path), values of many sizes; every way a read
- * can end inside an answer; and fields one past their limits. The wire-level cases (a connection
+ * with bytes beyond ASCII, flags and CAS tokens over their whole range, values of many sizes;
+ * every way a read can end inside an answer (the checked path's case); and fields one past their limits. The wire-level cases (a connection
  * closed on garbage, a real memcached's answers) are in {@code MalformedTextAnswerTest} and
  * {@code TextBulkReadTest}.
  */
@@ -90,6 +89,8 @@ class TextAnswerDecodingTest {
         assertGarbage("VALUE k 0 1 5x\nv\r\n", "not ended by CRLF");
         assertGarbage("VALUE k 0\r\n\r\n", "not a number in range");
         assertGarbage("VALUE  0 0\r\n\r\n", "without a key");
+        // A line without fields, whose key would run on into a next line that reads as fields.
+        assertGarbage("VALUE abc\r\n5 0 1\r\nx\r\n", "without a key");
     }
 
     /** {@code length} bytes from {@code base} decode to exactly {@code answers}. */
