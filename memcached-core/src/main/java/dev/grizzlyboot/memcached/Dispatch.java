@@ -196,45 +196,13 @@ final class Dispatch {
 
     private <T> CompletableFuture<BulkResult<T>> sendBulk(String name, Collection<String> keys, KeyedRequest request,
             KeyedOperation.KeyHandler<T> handler, Outcome silentOutcome, Routing routing, boolean withCas) {
-        // One hashing pass per call drops repeated keys and is the result's index (no entry object per key).
-        KeyIndex distinct = new KeyIndex(keys.size());
-        for (String key : keys) {
-            distinct.add(key);
-        }
+        KeyIndex distinct = distinct(keys);
         @SuppressWarnings("unchecked")
         KeyResult<T>[] results = new KeyResult[distinct.size()];
         // Only reads have hits whose values come apart from their results (KeyedOperation.found).
         Object[] values = routing == Routing.READ ? new Object[results.length] : null;
-        boolean replicated = routing == Routing.REPLICATED_WRITE && cluster.replicated();
-        Map<ConnectionPool, Batch> batches = new IdentityHashMap<>();
-        int servers = cluster.serverCount();
-        for (int i = 0; i < results.length; i++) {
-            String key = distinct.key(i);
-            // A batch takes at most one request per key from here on: a server's share of them, with room
-            // for an uneven spread (it grows past that); with one server that is exactly all of them.
-            int remaining = results.length - i;
-            int capacity = Math.min(remaining, remaining / servers * 3 / 2 + 8);
-            try {
-                byte[] keyBytes = Keys.encode(key);
-                // A write's request is built first: a value too large fails its key before any routing.
-                Request built = routing == Routing.READ ? null : request.create(key, keyBytes);
-                if (replicated) {
-                    List<ConnectionPool> targets = cluster.writeTargets(keyBytes);
-                    for (int t = 0; t < targets.size(); t++) {
-                        batchFor(batches, targets.get(t), capacity).add(i, key, keyBytes, built, t == 0);
-                    }
-                } else {
-                    ConnectionPool target = cluster.readTarget(keyBytes);
-                    // A text bulk read sends the key bytes alone: no binary request per key.
-                    if (built == null && textReads(target, routing) == null) {
-                        built = request.create(key, keyBytes);
-                    }
-                    batchFor(batches, target, capacity).add(i, key, keyBytes, built, true);
-                }
-            } catch (MemcachedException e) {
-                results[i] = new KeyResult<>(Outcome.ERROR, null, 0, e);
-            }
-        }
+        Map<ConnectionPool, Batch> batches = routing == Routing.READ ? readBatches(distinct, request, results)
+                : writeBatches(distinct, request, routing == Routing.REPLICATED_WRITE && cluster.replicated(), results);
         if (batches.size() == 1) {
             Map.Entry<ConnectionPool, Batch> only = batches.entrySet().iterator().next();
             if (only.getValue().size == results.length) {
@@ -270,6 +238,64 @@ final class Dispatch {
         return CompletableFuture.allOf(sent).thenApply(done -> new BulkResult<>(distinct, results, values));
     }
 
+    /** One hashing pass per call drops repeated keys and is the result's index (no entry object per key). */
+    private static KeyIndex distinct(Collection<String> keys) {
+        KeyIndex distinct = new KeyIndex(keys.size());
+        for (String key : keys) {
+            distinct.add(key);
+        }
+        return distinct;
+    }
+
+    /**
+     * Groups a read's keys by read target. A key that cannot be sent gets its error in
+     * {@code results}. Reads and writes are grouped by loops of their own, so that neither
+     * carries the other's branches (and each compiles to less code).
+     */
+    private <T> Map<ConnectionPool, Batch> readBatches(KeyIndex distinct, KeyedRequest request, KeyResult<T>[] results) {
+        Map<ConnectionPool, Batch> batches = new IdentityHashMap<>();
+        int servers = cluster.serverCount();
+        for (int i = 0; i < results.length; i++) {
+            String key = distinct.key(i);
+            try {
+                byte[] keyBytes = Keys.encode(key);
+                ConnectionPool target = cluster.readTarget(keyBytes);
+                // A text bulk read sends the key bytes alone: no binary request per key.
+                Request built = target.textBulkReads() == null ? request.create(key, keyBytes) : null;
+                batchFor(batches, target, results.length - i, servers).add(i, key, keyBytes, built, true);
+            } catch (MemcachedException e) {
+                results[i] = new KeyResult<>(Outcome.ERROR, null, 0, e);
+            }
+        }
+        return batches;
+    }
+
+    /** Groups a write's keys by owner and, with {@code replicated}, each key's replicas, as {@link #readBatches} does. */
+    private <T> Map<ConnectionPool, Batch> writeBatches(KeyIndex distinct, KeyedRequest request, boolean replicated,
+            KeyResult<T>[] results) {
+        Map<ConnectionPool, Batch> batches = new IdentityHashMap<>();
+        int servers = cluster.serverCount();
+        for (int i = 0; i < results.length; i++) {
+            String key = distinct.key(i);
+            try {
+                byte[] keyBytes = Keys.encode(key);
+                // The request is built first: a value too large fails its key before any routing.
+                Request built = request.create(key, keyBytes);
+                if (replicated) {
+                    List<ConnectionPool> targets = cluster.writeTargets(keyBytes);
+                    for (int t = 0; t < targets.size(); t++) {
+                        batchFor(batches, targets.get(t), results.length - i, servers).add(i, key, keyBytes, built, t == 0);
+                    }
+                } else {
+                    batchFor(batches, cluster.readTarget(keyBytes), results.length - i, servers).add(i, key, keyBytes, built, true);
+                }
+            } catch (MemcachedException e) {
+                results[i] = new KeyResult<>(Outcome.ERROR, null, 0, e);
+            }
+        }
+        return batches;
+    }
+
     /** Sends a server's batch: a text read to its text pool if it has one and this is a read, else binary quiet requests. */
     private <T> KeyedOperation<T> send(String name, ConnectionPool pool, Batch batch, KeyedOperation.KeyHandler<T> handler,
             Outcome silentOutcome, Routing routing, boolean withCas) {
@@ -297,11 +323,15 @@ final class Dispatch {
         return results;
     }
 
-    /** A pool's batch, created for {@code capacity} keys on first use (no lambda per key, as computeIfAbsent would need). */
-    private static Batch batchFor(Map<ConnectionPool, Batch> batches, ConnectionPool pool, int capacity) {
+    /**
+     * A pool's batch, created on first use (no lambda per key, as computeIfAbsent would need) with
+     * room for at most one request per key still to come: a server's share of them, with room for an
+     * uneven spread (it grows past that); with one server that is exactly all of them.
+     */
+    private static Batch batchFor(Map<ConnectionPool, Batch> batches, ConnectionPool pool, int remaining, int servers) {
         Batch batch = batches.get(pool);
         if (batch == null) {
-            batch = new Batch(capacity);
+            batch = new Batch(Math.min(remaining, remaining / servers * 3 / 2 + 8));
             batches.put(pool, batch);
         }
         return batch;
