@@ -201,8 +201,7 @@ final class Dispatch {
         KeyResult<T>[] results = new KeyResult[distinct.size()];
         // Only reads have hits whose values come apart from their results (KeyedOperation.found).
         Object[] values = routing == Routing.READ ? new Object[results.length] : null;
-        Map<ConnectionPool, Batch> batches = routing == Routing.READ ? readBatches(distinct, request, results)
-                : writeBatches(distinct, request, routing == Routing.REPLICATED_WRITE && cluster.replicated(), results);
+        Map<ConnectionPool, Batch> batches = batches(distinct, request, routing, results);
         if (batches.size() == 1) {
             Map.Entry<ConnectionPool, Batch> only = batches.entrySet().iterator().next();
             if (only.getValue().size == results.length) {
@@ -248,46 +247,34 @@ final class Dispatch {
     }
 
     /**
-     * Groups a read's keys by read target. A key that cannot be sent gets its error in
-     * {@code results}. Reads and writes are grouped by loops of their own, so that neither
-     * carries the other's branches (and each compiles to less code).
+     * Groups the keys by server: a read's by read target, a write's by owner and, when replicated,
+     * each key's replicas. A key that cannot be sent gets its error in {@code results}. Kept apart
+     * from {@link #sendBulk}: written inside it, with the sends, it made one large method that C2
+     * recompiled whenever the loop's profile changed (docs/benchmarks.md, "Eighteenth round").
      */
-    private <T> Map<ConnectionPool, Batch> readBatches(KeyIndex distinct, KeyedRequest request, KeyResult<T>[] results) {
-        Map<ConnectionPool, Batch> batches = new IdentityHashMap<>();
-        int servers = cluster.serverCount();
-        for (int i = 0; i < results.length; i++) {
-            String key = distinct.key(i);
-            try {
-                byte[] keyBytes = Keys.encode(key);
-                ConnectionPool target = cluster.readTarget(keyBytes);
-                // A text bulk read sends the key bytes alone: no binary request per key.
-                Request built = target.textBulkReads() == null ? request.create(key, keyBytes) : null;
-                batchFor(batches, target, results.length - i, servers).add(i, key, keyBytes, built, true);
-            } catch (MemcachedException e) {
-                results[i] = new KeyResult<>(Outcome.ERROR, null, 0, e);
-            }
-        }
-        return batches;
-    }
-
-    /** Groups a write's keys by owner and, with {@code replicated}, each key's replicas, as {@link #readBatches} does. */
-    private <T> Map<ConnectionPool, Batch> writeBatches(KeyIndex distinct, KeyedRequest request, boolean replicated,
+    private <T> Map<ConnectionPool, Batch> batches(KeyIndex distinct, KeyedRequest request, Routing routing,
             KeyResult<T>[] results) {
+        boolean replicated = routing == Routing.REPLICATED_WRITE && cluster.replicated();
         Map<ConnectionPool, Batch> batches = new IdentityHashMap<>();
         int servers = cluster.serverCount();
         for (int i = 0; i < results.length; i++) {
             String key = distinct.key(i);
             try {
                 byte[] keyBytes = Keys.encode(key);
-                // The request is built first: a value too large fails its key before any routing.
-                Request built = request.create(key, keyBytes);
+                // A write's request is built first: a value too large fails its key before any routing.
+                Request built = routing == Routing.READ ? null : request.create(key, keyBytes);
                 if (replicated) {
                     List<ConnectionPool> targets = cluster.writeTargets(keyBytes);
                     for (int t = 0; t < targets.size(); t++) {
                         batchFor(batches, targets.get(t), results.length - i, servers).add(i, key, keyBytes, built, t == 0);
                     }
                 } else {
-                    batchFor(batches, cluster.readTarget(keyBytes), results.length - i, servers).add(i, key, keyBytes, built, true);
+                    ConnectionPool target = cluster.readTarget(keyBytes);
+                    // A text bulk read sends the key bytes alone: no binary request per key.
+                    if (built == null && textReads(target, routing) == null) {
+                        built = request.create(key, keyBytes);
+                    }
+                    batchFor(batches, target, results.length - i, servers).add(i, key, keyBytes, built, true);
                 }
             } catch (MemcachedException e) {
                 results[i] = new KeyResult<>(Outcome.ERROR, null, 0, e);

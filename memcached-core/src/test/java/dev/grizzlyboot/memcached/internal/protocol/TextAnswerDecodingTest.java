@@ -13,9 +13,9 @@ import org.junit.jupiter.api.Test;
 /**
  * {@link TextProtocolFilter}'s decoding of one read, over generated answers: keys of every length
  * with bytes beyond ASCII, flags and CAS tokens over their whole range, values of many sizes;
- * every way a read can end inside an answer (the checked path's case); and fields one past their limits. The wire-level cases (a connection
- * closed on garbage, a real memcached's answers) are in {@code MalformedTextAnswerTest} and
- * {@code TextBulkReadTest}.
+ * every way a read can end inside an answer (the checked path's case); and fields one past their
+ * limits. The wire-level cases (a connection closed on garbage, a real memcached's answers) are in
+ * {@code MalformedTextAnswerTest} and {@code TextBulkReadTest}.
  */
 class TextAnswerDecodingTest {
 
