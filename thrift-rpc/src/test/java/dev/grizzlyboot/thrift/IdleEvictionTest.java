@@ -60,4 +60,19 @@ class IdleEvictionTest {
         assertThat(calculator.add(2, 2)).isEqualTo(4);
         assertThat(server.openConnections()).isEqualTo(1);
     }
+
+    @Test
+    void healthChecksNeverMakeACallerOpenAnotherConnection() throws Exception {
+        // A check every millisecond reads the idle connection about a thousand times a second, so a
+        // caller that finds it taken by the check (and opens a second one) shows up within the loop.
+        client = ThriftClient.builder().server("127.0.0.1", server.port())
+                .idleTimeout(Duration.ZERO).healthCheckInterval(Duration.ofMillis(1)).build();
+        Calculator.Iface calculator = client.proxy(Calculator.Iface.class);
+
+        long end = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+        for (int i = 0; System.nanoTime() < end; i++) {
+            assertThat(calculator.add(i, 1)).isEqualTo(i + 1);
+        }
+        assertThat(server.openConnections()).isEqualTo(1);
+    }
 }

@@ -175,24 +175,14 @@ final class ServerPool {
     /**
      * Reads what arrived on idle connections (callers read only during their own calls), so that a
      * server's close or a frame no call asked for closes the connection now, not at its next use.
-     * Each connection is taken out of the pool, with a permit, while it is read, and put back at
-     * the same end so that the least recently used ones still expire first.
+     * Each connection is read where it lies in the pool: a caller arriving meanwhile waits for that
+     * read rather than finding the pool empty and opening a connection it does not need.
      */
     private void readIdle() {
         for (PooledConnection connection : idle.snapshot()) {
-            if (!permits.tryAcquire()) {
-                return;
-            }
-            if (!idle.remove(connection)) {
-                permits.release();
-                continue;
-            }
-            if (!closed && connection.readyForCall()) {
-                idle.putOldest(connection);
-            } else {
+            if (idle.removeIfUnusable(connection, c -> !closed && c.readyForCall())) {
                 connection.close();
             }
-            permits.release();
         }
     }
 
