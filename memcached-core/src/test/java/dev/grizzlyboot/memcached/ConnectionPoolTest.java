@@ -8,6 +8,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 
 import dev.grizzlyboot.testsupport.MemcachedExtension;
 import org.junit.jupiter.api.Test;
@@ -53,6 +58,55 @@ class ConnectionPoolTest {
                     .isInstanceOf(MemcachedConnectionException.class).hasMessageContaining("next connect attempt");
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
         }
+    }
+
+    /**
+     * Callers that pick a connection just as the sweeper finds it idle and closes it get their
+     * answers all the same: what they queued is sent elsewhere, never written to the closing
+     * connection and failed with it. Connections here go idle after a millisecond, so surplus ones
+     * are closed again and again while sixteen callers with pauses of 0-2 ms keep choosing
+     * them.
+     */
+    @Test
+    void callersNeverGetTheIdleCloseOfTheConnectionTheyChose() throws Exception {
+        try (MemcachedClient client = MemcachedClient.builder().servers(memcached.addressList())
+                .connectionsPerServer(1, 8).pipelineDepth(1).idleTimeout(Duration.ofMillis(1))
+                .operationTimeout(Duration.ofSeconds(5)).build()) {
+            client.blocking().set("idle-close", "v", Duration.ZERO);
+            long opened = connectionsOpenedOnServer();
+            ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+            AtomicInteger calls = new AtomicInteger();
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+            List<Thread> callers = new ArrayList<>();
+            for (int t = 0; t < 16; t++) {
+                Thread caller = new Thread(() -> {
+                    while (System.nanoTime() < end) {
+                        try {
+                            assertThat(client.blocking().get("idle-close")).isEqualTo("v");
+                            calls.incrementAndGet();
+                        } catch (Throwable e) {
+                            failures.add(e);
+                        }
+                        // Pacing, not synchronisation: gaps long enough for connections to go idle.
+                        LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(TimeUnit.MILLISECONDS.toNanos(2)));
+                    }
+                });
+                caller.start();
+                callers.add(caller);
+            }
+            for (Thread caller : callers) {
+                caller.join();
+            }
+            assertThat(calls.get()).isGreaterThan(1_000);
+            // More connections than the pool's maximum were opened: idle ones were closed meanwhile.
+            assertThat(connectionsOpenedOnServer() - opened).isGreaterThan(8);
+            assertThat(failures).isEmpty();
+        }
+    }
+
+    /** Connections the server has accepted since it started. */
+    private static long connectionsOpenedOnServer() {
+        return Long.parseLong(memcached.first().stats().get("total_connections"));
     }
 
     /** Clients connected to the server, not counting the connection that asks. */

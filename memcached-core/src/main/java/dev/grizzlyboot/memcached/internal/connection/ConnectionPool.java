@@ -268,10 +268,9 @@ public final class ConnectionPool {
         int timedOut = 0;
         for (MemcachedConnection connection : current) {
             timedOut += connection.sweep(nowNanos, settings.connectTimeout().toNanos());
-            if (surplus > 0 && connection.isOpen() && connection.idleNanos(nowNanos) > idleLimit) {
+            if (surplus > 0 && connection.isOpen() && connection.closeIfIdle(nowNanos, idleLimit)) {
                 surplus--;
                 remove(connection);
-                connection.close(new MemcachedConnectionException("idle connection to " + server + " closed"));
             }
             connection.drainIfStalled(nowNanos);
         }

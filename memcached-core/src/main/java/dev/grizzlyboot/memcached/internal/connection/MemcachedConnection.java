@@ -56,8 +56,8 @@ import org.glassfish.grizzly.filterchain.FilterChainContext;
  * answered for 100 ms.
  *
  * <p>Threading: {@link #send} from any thread; responses, read-batch ends and close events on
- * the I/O thread; {@link #sweep} on the sweeper thread. Only the thread holding the flush flag
- * touches the opaque counter and the batch list.
+ * the I/O thread; {@link #sweep} and {@link #closeIfIdle} on the sweeper thread. Only the thread
+ * holding the flush flag touches the opaque counter and the batch list.
  */
 final class MemcachedConnection {
 
@@ -162,8 +162,34 @@ final class MemcachedConnection {
         }
     }
 
-    long idleNanos(long nowNanos) {
+    private long idleNanos(long nowNanos) {
         return pending.get() == 0 ? nowNanos - lastActiveNanos : 0;
+    }
+
+    /**
+     * Closes the connection if nothing has been queued, written or answered on it for longer than
+     * {@code limitNanos}. A caller may choose it at that very moment: the check runs under the flush
+     * flag and no flush writes once a close has begun, so what the caller queues is never written
+     * here; the close hands it back to the pool, which sends it on another connection.
+     *
+     * @return true if the connection is closing
+     */
+    boolean closeIfIdle(long nowNanos, long limitNanos) {
+        if (idleNanos(nowNanos) <= limitNanos || !flushing.compareAndSet(false, true)) {
+            return false;
+        }
+        MemcachedException reason;
+        try {
+            if (pending.get() != 0 || closeError != null) {
+                return false;
+            }
+            reason = new MemcachedConnectionException("idle connection to " + server + " closed");
+            closeError = reason;
+        } finally {
+            flushing.set(false);
+        }
+        close(reason);
+        return true;
     }
 
     /**
@@ -363,6 +389,10 @@ final class MemcachedConnection {
         while (!outbound.isEmpty() && state == State.OPEN && (!onlyWhenIdle || inFlight.isEmpty())
                 && flushing.compareAndSet(false, true)) {
             try {
+                if (closeError != null) {
+                    // Closing: what is queued goes back to the pool when the close completes.
+                    return;
+                }
                 writeBatch();
             } catch (RuntimeException e) {
                 close(new MemcachedConnectionException("writing to " + server + " failed: " + e, e));
