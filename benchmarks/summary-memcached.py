@@ -6,7 +6,8 @@ Usage: python3 benchmarks/summary-memcached.py [benchmarks/target/memcached-resu
 Prints the Markdown table of docs/benchmarks.md "Summary" (one row per one-server and three-server
 cell: our keys/s, the best peer and its keys/s, the ratio, our CPU per 100k keys, the lowest peer
 CPU, the CPU ratio), then the counts against issue 14's targets (ratio >= 1.2, CPU ratio <= 0.8).
-Tuned variants of ours are left out; peers are every other client in the file.
+Tuned variants of ours are left out; peers are every other client in the file. Errors and misses
+(the CSV's `errors` and `misses` columns) are printed next to our keys/s and the best peer's.
 
 With --ceiling (CSV files that have the server_cpu_s_per_100k and machine_busy columns) it prints
 instead, per cell, what bounds it: how busy the machine was in our round and the best peer's, the
@@ -19,7 +20,8 @@ keys/s and the best peer's as a share of it.
 
 Given several CSV files (whole runs of the same code), it prints instead, per cell, the ratio and
 the CPU ratio in each run and their medians, then the counts against the targets on the medians:
-a single run's cell moves by about 0.10 (docs/benchmarks.md, "Eleventh round").
+a single run's cell moves by about 0.10 (docs/benchmarks.md, "Eleventh round"). Every run and
+cell where ours or the best peer had errors or misses is listed after the table.
 """
 import csv
 import os
@@ -68,6 +70,16 @@ def ratios_of(clients):
             float(ours["cpu_s_per_100k"]) / lowest_peer_cpu(peers))
 
 
+def problems(row):
+    """" (N errors, M misses)" for a row whose calls failed or whose gets found nothing, else "".
+
+    A key the harness wrote and then asked for was there to find; a client that missed or failed
+    calls did less than its keys/s says. Files from before the misses column have no misses.
+    """
+    found = [f"{row[column]} {column}" for column in ("errors", "misses") if row.get(column) not in (None, "", "0")]
+    return f" ({', '.join(found)})" if found else ""
+
+
 def counts(ratios, cpu_ratios):
     return (f"cells: {len(ratios)}; ratio >= 1.0: {sum(r >= 1.0 for r in ratios)}; "
             f">= 1.2: {sum(r >= 1.2 for r in ratios)}; median {statistics.median(ratios):.2f}; "
@@ -90,10 +102,9 @@ def main(path):
         ratio, cpu_ratio = ratios_of(cells[key])
         ratios.append(ratio)
         cpu_ratios.append(cpu_ratio)
-        errors = "" if ours["errors"] in ("", "0") else f" ({ours['errors']} errors)"
         servers, op, size, threads = key
-        print(f"| {servers} | {op} | {size} B | {threads} | {float(ours['keys_per_s']):,.0f}{errors} "
-              f"| {best_name.replace(' (own JVM)', '')} | {float(best['keys_per_s']):,.0f} | {ratio:.2f} "
+        print(f"| {servers} | {op} | {size} B | {threads} | {float(ours['keys_per_s']):,.0f}{problems(ours)} "
+              f"| {best_name.replace(' (own JVM)', '')} | {float(best['keys_per_s']):,.0f}{problems(best)} | {ratio:.2f} "
               f"| {float(ours['cpu_s_per_100k']):.2f} | {lowest_cpu:.2f} | {cpu_ratio:.2f} |")
     if not ratios:
         return
@@ -102,7 +113,8 @@ def main(path):
 
 
 def over_runs(paths):
-    runs = [{key: r for key, clients in read_cells(path).items() if (r := ratios_of(clients))} for path in paths]
+    cells_per_run = [read_cells(path) for path in paths]
+    runs = [{key: r for key, clients in cells.items() if (r := ratios_of(clients))} for cells in cells_per_run]
     names = " / ".join(f"run {i + 1}" for i in range(len(paths)))
     print(f"| servers | op | value | threads | ratio ({names}) | median | CPU ratio ({names}) | median |")
     print("|---:|---|---:|---:|---|---:|---|---:|")
@@ -119,6 +131,15 @@ def over_runs(paths):
     if not medians:
         return
     print()
+    for i, cells in enumerate(cells_per_run):
+        for key in sorted_keys(cells):
+            ours, best_name, peers = ours_and_best_peer(cells[key])
+            if ours is None:
+                continue
+            for name, row in ((OURS, ours), (best_name, peers[best_name])):
+                if problems(row):
+                    servers, op, size, threads = key
+                    print(f"Run {i + 1}, {servers} server(s) {op} {size} B {threads} threads, {name}:{problems(row)}")
     print("Medians over the runs: " + counts(medians, cpu_medians))
     for i, run in enumerate(runs):
         print(f"Run {i + 1} ({paths[i]}): " + counts([r for r, _ in run.values()], [c for _, c in run.values()]))

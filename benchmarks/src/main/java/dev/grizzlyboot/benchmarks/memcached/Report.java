@@ -113,20 +113,20 @@ final class Report {
     static void writeCsv(Path file, List<Report> reports, List<SeedRow> seedRows) throws IOException {
         List<String> lines = new ArrayList<>();
         lines.add("kind,op,size,threads,client,calls_per_s,keys_per_s,p50_us,p99_us,cpu_s_per_100k,errors,"
-                + "server_cpu_s_per_100k,machine_busy,compile_ms");
+                + "server_cpu_s_per_100k,machine_busy,compile_ms,misses");
         for (Report report : reports) {
             for (Row row : report.rows) {
                 LoadRound.Result r = row.result();
-                lines.add(String.format(Locale.ROOT, "%s,%s,%d,%d,%s,%.1f,%.1f,%.1f,%.1f,%.4f,%d,%.4f,%.3f,%d",
+                lines.add(String.format(Locale.ROOT, "%s,%s,%d,%d,%s,%.1f,%.1f,%.1f,%.1f,%.4f,%d,%.4f,%.3f,%d,%d",
                         report.kind, row.workload().label, row.size(), row.threads(), row.client(), r.callsPerSecond(),
                         r.keysPerSecond(), r.p50Micros(), r.p99Micros(), r.cpuSecondsPer100kKeys(), r.errors(),
-                        r.serverCpuSecondsPer100kKeys(), r.machineBusy(), r.compileMillis()));
+                        r.serverCpuSecondsPer100kKeys(), r.machineBusy(), r.compileMillis(), r.misses()));
             }
         }
         for (SeedRow row : seedRows) {
-            lines.add(String.format(Locale.ROOT, "seed,singles,0,1,%s,,%.1f,,,%.4f,0,,,", row.client(),
+            lines.add(String.format(Locale.ROOT, "seed,singles,0,1,%s,,%.1f,,,%.4f,0,,,,", row.client(),
                     row.singles().opsPerSecond(), row.singles().cpuSecondsPer100kOps()));
-            lines.add(String.format(Locale.ROOT, "seed,bulk,0,1,%s,,%.1f,,,%.4f,0,,,", row.client(),
+            lines.add(String.format(Locale.ROOT, "seed,bulk,0,1,%s,,%.1f,,,%.4f,0,,,,", row.client(),
                     row.bulk().opsPerSecond(), row.bulk().cpuSecondsPer100kOps()));
         }
         Files.write(file, lines);
