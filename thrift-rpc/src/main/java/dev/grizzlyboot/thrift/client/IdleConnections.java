@@ -25,11 +25,6 @@ final class IdleConnections {
         connections.offerFirst(connection);
     }
 
-    /** Takes out the given connection; false if a caller took it first. */
-    synchronized boolean remove(PooledConnection connection) {
-        return connections.removeFirstOccurrence(connection);
-    }
-
     /**
      * Checks a connection where it lies, if it is still idle, and takes it out if the check fails.
      * A caller cannot take it meanwhile, so a check never leaves a caller without the idle

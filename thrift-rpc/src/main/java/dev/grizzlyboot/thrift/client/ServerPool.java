@@ -59,7 +59,7 @@ final class ServerPool {
         }
         PooledConnection connection;
         while ((connection = idle.takeNewest()) != null) {
-            if (!connection.idleLongerThan(idleTimeoutNanos) && connection.readyForCall()) {
+            if (usable(connection)) {
                 return connection;
             }
             connection.close();
@@ -115,8 +115,7 @@ final class ServerPool {
      * the minimum of idle connections.
      */
     void maintain() {
-        closeExpired();
-        readIdle();
+        closeUnusableIdle();
         if (!healthy && !closed) {
             if (!probe()) {
                 return;
@@ -163,27 +162,24 @@ final class ServerPool {
         closeIdle();
     }
 
-    private void closeExpired() {
+    /**
+     * Closes idle connections that expired or that the server closed. Callers read only during
+     * their own calls, so reading here notices a server's close, or a frame no call asked for, now
+     * rather than at the next use. Each connection is checked where it lies in the pool: a caller
+     * arriving meanwhile waits for that check rather than finding the pool empty and opening a
+     * connection it does not need, and one a caller took first is left with it.
+     */
+    private void closeUnusableIdle() {
         for (PooledConnection connection : idle.snapshot()) {
-            // remove() succeeds for one thread only, so a connection a caller just took stays with it.
-            if (connection.idleLongerThan(idleTimeoutNanos) && idle.remove(connection)) {
+            if (idle.removeIfUnusable(connection, c -> !closed && usable(c))) {
                 connection.close();
             }
         }
     }
 
-    /**
-     * Reads what arrived on idle connections (callers read only during their own calls), so that a
-     * server's close or a frame no call asked for closes the connection now, not at its next use.
-     * Each connection is read where it lies in the pool: a caller arriving meanwhile waits for that
-     * read rather than finding the pool empty and opening a connection it does not need.
-     */
-    private void readIdle() {
-        for (PooledConnection connection : idle.snapshot()) {
-            if (idle.removeIfUnusable(connection, c -> !closed && c.readyForCall())) {
-                connection.close();
-            }
-        }
+    /** Not idle for the idle timeout, and able to carry a call after reading what came while idle. */
+    private boolean usable(PooledConnection connection) {
+        return !connection.idleLongerThan(idleTimeoutNanos) && connection.readyForCall();
     }
 
     private void closeIdle() {
