@@ -62,7 +62,7 @@ final class Dispatch {
         try {
             byte[] keyBytes = Keys.encode(key);
             SingleOperation<T> operation = new SingleOperation<>(name, key, request.apply(keyBytes), timeoutNanos, handler);
-            cluster.sendToReadTarget(keyBytes, operation);
+            cluster.readTarget(keyBytes).send(operation);
             return operation.future();
         } catch (MemcachedException | IllegalArgumentException e) {
             return CompletableFuture.failedFuture(e);
@@ -172,7 +172,7 @@ final class Dispatch {
             List<ConnectionPool> targets = cluster.writeTargets(keyBytes);
             SingleOperation<T> owner = new SingleOperation<>(name, key, built, timeoutNanos, handler);
             // A key's owner is the server it is read from.
-            cluster.sendToReadTarget(keyBytes, owner);
+            cluster.readTarget(keyBytes).send(owner);
             return sendToReplicas(name, key, built, targets).thenCompose(done -> owner.future());
         } catch (MemcachedException | IllegalArgumentException e) {
             return CompletableFuture.failedFuture(e);

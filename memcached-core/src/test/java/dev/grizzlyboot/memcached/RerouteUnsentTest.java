@@ -9,6 +9,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 
@@ -82,6 +84,96 @@ class RerouteUnsentTest {
         }
     }
 
+    @Test
+    void requestsQueuedForARemovedServerGoToTheirKeysNewOwner() throws Exception {
+        // The first connection answers the warm-up read, then holds the next request unanswered
+        // until the test has removed the server, and hangs up.
+        CountDownLatch removed = new CountDownLatch(1);
+        int[] seen = {0};
+        try (FakeServer server = new FakeServer(connection -> (out, opaque) -> {
+                    if (++seen[0] == 1) {
+                        return FakeServer.MISS.answer(out, opaque);
+                    }
+                    awaitQuietly(removed);
+                    return false;
+                });
+                MemcachedClient client = client(server)) {
+            List<String> keys = keysOwnedBy(client, server, "removed-");
+            List<CompletableFuture<Void>> sets = writeOneThenQueueTheRest(client, server, keys);
+            client.removeServer(server.address());
+            removed.countDown();
+            assertOnlyTheWrittenOneFails(sets);
+            assertThat(server.receivedKeys()).as("what reached the removed server").containsExactly(keys.get(0), keys.get(0));
+            for (String key : keys.subList(1, keys.size())) {
+                assertThat(memcached.first().textCommand("get " + key)).as(key).contains("value-" + key);
+            }
+        }
+    }
+
+    @Test
+    void withReplicasOnlyReadsQueuedForARemovedServerGoToTheNewOwnerNotWritesItMayHaveCopied() throws Exception {
+        CountDownLatch removed = new CountDownLatch(1);
+        int[] seen = {0};
+        try (FakeServer server = new FakeServer(connection -> (out, opaque) -> {
+                    if (++seen[0] == 1) {
+                        return FakeServer.MISS.answer(out, opaque);
+                    }
+                    awaitQuietly(removed);
+                    return false;
+                });
+                MemcachedClient client = MemcachedClient.builder().servers(server.address(), memcached.first().address())
+                        .replicas(1).connectionsPerServer(1, 1).operationTimeout(Duration.ofSeconds(3)).build()) {
+            List<String> keys = keysOwnedBy(client, server, "replicated-");
+            String counter = keys.get(1);
+            String read = keys.get(2);
+            memcached.first().textCommand("set " + counter + " 0 0 1\r\n5");
+            memcached.first().textCommand("set " + read + " 0 0 4\r\ncopy");
+            assertThat(client.get(keys.get(0)).join()).isNull();
+            CompletableFuture<Void> written = client.set(keys.get(0), "value", Duration.ZERO);
+            awaitReceived(server, 2);
+            // Queued behind the written set; the counter's replica copy goes straight to the real server.
+            CompletableFuture<Long> increment = client.incr(counter, 1);
+            CompletableFuture<Object> value = client.get(read);
+            client.removeServer(server.address());
+            removed.countDown();
+            assertThat(value.get(5, TimeUnit.SECONDS)).isEqualTo("copy");
+            assertThatThrownBy(increment::join).cause().isInstanceOf(MemcachedConnectionException.class);
+            assertThatThrownBy(written::join).cause().isInstanceOf(MemcachedConnectionException.class);
+            await().atMost(Duration.ofSeconds(5)).until(() -> memcached.first().textCommand("get " + counter).contains("6"));
+            assertThat(memcached.first().textCommand("get " + counter)).as("incremented once, by its replica copy").contains("6");
+            assertThat(server.receivedKeys()).containsExactly(keys.get(0), keys.get(0));
+        }
+    }
+
+    @Test
+    void requestsHeldForAnUnreachableServerGoToTheirKeysNewOwnerWhenItIsRemoved() throws Exception {
+        FakeServer closed = new FakeServer(connection -> FakeServer.HANG_UP);
+        String unreachable = closed.address();
+        closed.close();
+        // Never marked failed: what is sent to it waits in its pool for a connection.
+        try (MemcachedClient client = MemcachedClient.builder().servers(unreachable, memcached.first().address())
+                .failureThreshold(1_000).reconnectBackoff(Duration.ofSeconds(30), Duration.ofSeconds(30))
+                .operationTimeout(Duration.ofSeconds(20)).build()) {
+            List<String> keys = new ArrayList<>();
+            for (int i = 0; keys.size() < QUEUED; i++) {
+                if (client.ownerOf("held-" + i).toString().equals(unreachable)) {
+                    keys.add("held-" + i);
+                }
+            }
+            List<CompletableFuture<Void>> sets = keys.stream()
+                    .map(key -> client.set(key, "value-" + key, Duration.ZERO)).toList();
+            await().atMost(Duration.ofSeconds(5)).until(() -> client.serverDetails().get(0).pending() == 0
+                    && sets.stream().noneMatch(CompletableFuture::isDone));
+            assertThat(client.serverStates().get(0).failed()).isFalse();
+            client.removeServer(unreachable);
+            // Long before the operation timeout, which is how they ended before.
+            CompletableFuture.allOf(sets.toArray(CompletableFuture[]::new)).get(5, TimeUnit.SECONDS);
+            for (String key : keys) {
+                assertThat(memcached.first().textCommand("get " + key)).as(key).contains("value-" + key);
+            }
+        }
+    }
+
     /** The fake server first, then the real one; one connection each, so requests queue on it. */
     private static MemcachedClient client(FakeServer server) {
         return MemcachedClient.builder().servers(server.address(), memcached.first().address())
@@ -109,7 +201,7 @@ class RerouteUnsentTest {
         assertThat(client.get(keys.get(0)).join()).isNull();
         List<CompletableFuture<Void>> sets = new ArrayList<>();
         sets.add(client.set(keys.get(0), "value-" + keys.get(0), Duration.ZERO));
-        await().atMost(Duration.ofSeconds(5)).until(() -> server.receivedKeys().size() == 2);
+        awaitReceived(server, 2);
         keys.subList(1, keys.size()).forEach(key -> sets.add(client.set(key, "value-" + key, Duration.ZERO)));
         return sets;
     }
@@ -122,6 +214,22 @@ class RerouteUnsentTest {
             }
         }
         return keys;
+    }
+
+    /**
+     * Polls every millisecond: a connection writes what is queued once nothing has been written or
+     * answered on it for 100 ms, and the requests queued after this must not be written.
+     */
+    private static void awaitReceived(FakeServer server, int requests) {
+        await().pollInterval(Duration.ofMillis(1)).atMost(Duration.ofSeconds(5)).until(() -> server.receivedKeys().size() == requests);
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static void closeQuietly(FakeServer server) {

@@ -75,16 +75,6 @@ public final class Cluster implements AutoCloseable {
         return topology.readTarget(key).pool();
     }
 
-    /**
-     * Sends an operation to the server a key is read from. If that server was removed after the
-     * route was read and can no longer take it, routes once more by the current list.
-     */
-    public void sendToReadTarget(byte[] key, Operation<?> operation) {
-        if (!readTarget(key).trySend(operation)) {
-            readTarget(key).send(operation);
-        }
-    }
-
     /** The pools a write of a key (its UTF-8 bytes) goes to, the key's owner first. */
     public List<ConnectionPool> writeTargets(byte[] key) {
         List<Node> nodes = topology.writeTargets(key);
@@ -324,18 +314,18 @@ public final class Cluster implements AutoCloseable {
     }
 
     /**
-     * Sends a never-written operation of a failed server to where its key goes now.
+     * Sends a never-written operation of a failed or removed server to where its key goes now.
      *
      * @return {@code false} if it is bound to that server (no key) or its key still routes there
      */
-    boolean reroute(Node failed, Operation<?> operation) {
+    boolean reroute(Node from, Operation<?> operation) {
         String key = operation.routingKey();
         if (key == null) {
             return false;
         }
         try {
             ConnectionPool target = readTarget(key.getBytes(StandardCharsets.UTF_8));
-            if (target == failed.pool()) {
+            if (target == from.pool()) {
                 return false;
             }
             target.send(operation);

@@ -41,6 +41,7 @@ final class Node implements PoolEvents {
     private volatile long nextProbeNanos;
     private volatile long probeDelayNanos;
     private volatile long retiredAtNanos;
+    private volatile boolean retired;
     private volatile long failedAtNanos;
 
     Node(ServerAddress address, int weight, Cluster cluster, ClusterSettings settings, Cluster.PoolFactory pools) {
@@ -110,8 +111,15 @@ final class Node implements PoolEvents {
         return movesUnsent() && !failed() && cluster.hasOtherLiveServer(this);
     }
 
+    /**
+     * A removed server's operations go where their keys go now, as every other client's do; with
+     * replicas only reads, as a write's other copies may already be on the key's new owner.
+     */
     @Override
     public boolean rerouteUnsent(Operation<?> operation) {
+        if (retired) {
+            return (settings.replicas() == 0 || !operation.changesItems()) && cluster.reroute(this, operation);
+        }
         return movesUnsent() && failed() && cluster.reroute(this, operation);
     }
 
@@ -189,6 +197,7 @@ final class Node implements PoolEvents {
     /** Stops new connections; the pool closes once drained (see {@link #drained}). */
     void retire(long nowNanos) {
         retiredAtNanos = nowNanos;
+        retired = true;
         pool.retire();
     }
 

@@ -31,7 +31,9 @@ import dev.grizzlyboot.memcached.internal.protocol.Operation;
  * <p>An operation that was never written (the pool has no connection, or its connection closed
  * before writing it) is never executed, so it may be delivered elsewhere: to another connection,
  * or, when {@link PoolEvents#holdUnsent()} says so, held until the server answers again or is marked
- * failed ({@link #takeUnsent()} hands the held ones to the cluster to route by the new ring).
+ * failed ({@link #takeUnsent()} hands the held ones to the cluster to route by the new ring). A
+ * retired pool's unwritten operations go where their keys go by the new list
+ * ({@link PoolEvents#rerouteUnsent}), not to another of its connections.
  *
  * <p>A pool made with text bulk reads has a companion pool of text-protocol connections to the
  * same server ({@link #textBulkReads()}), with the same settings and events, for bulk reads only:
@@ -105,36 +107,24 @@ public final class ConnectionPool {
         return textReads;
     }
 
-    /** Sends an operation on the least-loaded connection, or fails it if the server is unreachable. */
-    public void send(Operation<?> operation) {
-        if (!trySend(operation)) {
-            operation.assignServer(server);
-            operation.fail(unavailable());
-        }
-    }
-
     /**
-     * Like {@link #send}, but an operation that a {@linkplain #retire() retired} pool can no
-     * longer carry is handed back ({@code false}) rather than failed, so that the caller can route
-     * it by the current server list instead.
+     * Sends an operation on the least-loaded connection. Without one, it is held, or routed
+     * elsewhere by {@link PoolEvents#rerouteUnsent} (this server is marked failed, or was removed
+     * from the list), or failed.
      */
-    public boolean trySend(Operation<?> operation) {
+    public void send(Operation<?> operation) {
         if (text && !used) {
             used = true;
         }
         MemcachedConnection connection = choose(operation);
-        if (connection == null) {
-            if (retired) {
-                return false;
-            }
-            operation.assignServer(server);
-            if (!hold(operation) && !events.rerouteUnsent(operation)) {
-                operation.fail(unavailable());
-            }
-        } else {
+        if (connection != null) {
             connection.send(operation);
+            return;
         }
-        return true;
+        operation.assignServer(server);
+        if (!hold(operation) && !events.rerouteUnsent(operation)) {
+            operation.fail(unavailable());
+        }
     }
 
     /**
@@ -164,11 +154,11 @@ public final class ConnectionPool {
         if (operation.isDone()) {
             return;
         }
-        if (closed || retired) {
+        if (closed) {
             operation.fail(error);
             return;
         }
-        // Already marked failed: straight to where its keys go now, no new connection to a dead server.
+        // Marked failed or removed: straight to where its keys go now, no new connection to that server.
         if (events.rerouteUnsent(operation)) {
             return;
         }
@@ -189,7 +179,8 @@ public final class ConnectionPool {
     }
 
     private boolean hold(Operation<?> operation) {
-        if (closed || !events.holdUnsent()) {
+        // A retired pool opens no connection that would send what it held.
+        if (closed || retired || !events.holdUnsent()) {
             return false;
         }
         held.add(operation);
@@ -280,6 +271,12 @@ public final class ConnectionPool {
         // Held operations never reached the server: their timeouts say nothing about its health.
         held.removeIf(operation -> operation.isDone() || (operation.expiredAt(nowNanos) && operation.timeOut()));
         if (retired) {
+            // Held before the removal for a connection a retired pool will not open.
+            for (Operation<?> operation : takeHeld()) {
+                if (!events.rerouteUnsent(operation)) {
+                    operation.fail(unavailable());
+                }
+            }
             return;
         }
         int missing = minimum - connections.length;

@@ -31,7 +31,8 @@ public interface PoolEvents {
 
     /**
      * Routes elsewhere an operation the pool could not write, if its server is already marked
-     * failed and failover applies; the operation was never written, so it runs at most once.
+     * failed and failover applies, or was removed from the server list; the operation was never
+     * written, so it runs at most once.
      *
      * @return whether the operation was taken (routed, or failed with the routing error)
      */
