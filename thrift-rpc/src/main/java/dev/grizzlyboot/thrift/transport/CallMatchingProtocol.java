@@ -3,20 +3,20 @@ package dev.grizzlyboot.thrift.transport;
 import org.apache.thrift.TException;
 import org.apache.thrift.protocol.TMessage;
 import org.apache.thrift.protocol.TProtocol;
-import org.apache.thrift.protocol.TProtocolDecorator;
 
 /**
  * The protocol a client call writes and reads through: it sends each message with the sequence id
  * its connection's {@link ReplyMatcher} assigns, and gives the generated client back the sequence id
  * it chose, so the generated client's own check passes only for the reply the matcher paired with
- * the call. Used by one call at a time, like its transport.
+ * the call. Binary fields of the reply are the caller's own ({@link OwnedBinaryProtocol}). Used by
+ * one call at a time, like its transport.
  */
-final class CallMatchingProtocol extends TProtocolDecorator {
+final class CallMatchingProtocol extends OwnedBinaryProtocol {
     private final ClientFrameTransport transport;
     private int callerSeqid;
 
     CallMatchingProtocol(TProtocol wire, ClientFrameTransport transport) {
-        super(wire);
+        super(wire, transport);
         this.transport = transport;
     }
 

@@ -70,7 +70,7 @@ final class ServerSession {
         reader = ownFraming != null && direct != null ? new ConnectionReader(this, (NIOConnection) connection, readerSelectors) : null;
         backlog = connection instanceof NIOConnection nio ? new ReplyBacklog(nio) : null;
         transport = new ServerFrameTransport(connection, configuration, direct, idleClock);
-        TProtocol wireIn = protocols.getProtocol(transport);
+        TProtocol wireIn = new OwnedBinaryProtocol(protocols.getProtocol(transport), transport);
         TProtocol wireOut = protocols.getProtocol(transport);
         if (observer == null) {
             recorder = null;
