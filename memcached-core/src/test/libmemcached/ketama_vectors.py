@@ -57,7 +57,8 @@ def owners(lib, servers, weights, key_list):
     return result
 
 
-def main(path):
+def library():
+    """libmemcached through ctypes, with the signatures owners() calls."""
     lib = ctypes.CDLL(ctypes.util.find_library("memcached") or "libmemcached.so.11")
     lib.memcached_create.restype = ctypes.c_void_p
     lib.memcached_create.argtypes = [ctypes.c_void_p]
@@ -67,6 +68,11 @@ def main(path):
     lib.memcached_generate_hash.restype = ctypes.c_uint32
     lib.memcached_generate_hash.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t]
     lib.memcached_lib_version.restype = ctypes.c_char_p
+    return lib
+
+
+def main(path):
+    lib = library()
     key_list = list(keys())
     columns = []
     with open(path, "w", encoding="utf-8") as out:
