@@ -86,17 +86,8 @@ class RerouteUnsentTest {
 
     @Test
     void requestsQueuedForARemovedServerGoToTheirKeysNewOwner() throws Exception {
-        // The first connection answers the warm-up read, then holds the next request unanswered
-        // until the test has removed the server, and hangs up.
         CountDownLatch removed = new CountDownLatch(1);
-        int[] seen = {0};
-        try (FakeServer server = new FakeServer(connection -> (out, opaque) -> {
-                    if (++seen[0] == 1) {
-                        return FakeServer.MISS.answer(out, opaque);
-                    }
-                    awaitQuietly(removed);
-                    return false;
-                });
+        try (FakeServer server = new FakeServer(connection -> answerOnceThenHangUpAfter(removed));
                 MemcachedClient client = client(server)) {
             List<String> keys = keysOwnedBy(client, server, "removed-");
             List<CompletableFuture<Void>> sets = writeOneThenQueueTheRest(client, server, keys);
@@ -113,14 +104,7 @@ class RerouteUnsentTest {
     @Test
     void withReplicasOnlyReadsQueuedForARemovedServerGoToTheNewOwnerNotWritesItMayHaveCopied() throws Exception {
         CountDownLatch removed = new CountDownLatch(1);
-        int[] seen = {0};
-        try (FakeServer server = new FakeServer(connection -> (out, opaque) -> {
-                    if (++seen[0] == 1) {
-                        return FakeServer.MISS.answer(out, opaque);
-                    }
-                    awaitQuietly(removed);
-                    return false;
-                });
+        try (FakeServer server = new FakeServer(connection -> answerOnceThenHangUpAfter(removed));
                 MemcachedClient client = MemcachedClient.builder().servers(server.address(), memcached.first().address())
                         .replicas(1).connectionsPerServer(1, 1).operationTimeout(Duration.ofSeconds(3)).build()) {
             List<String> keys = keysOwnedBy(client, server, "replicated-");
@@ -184,6 +168,21 @@ class RerouteUnsentTest {
     private static FakeServer.Behaviour answerOnceThenHangUp() {
         int[] seen = {0};
         return (out, opaque) -> ++seen[0] == 1 && FakeServer.MISS.answer(out, opaque);
+    }
+
+    /**
+     * Answers the warm-up read, then holds the next request unanswered until the test has removed
+     * the server ({@code removed}), and hangs up.
+     */
+    private static FakeServer.Behaviour answerOnceThenHangUpAfter(CountDownLatch removed) {
+        int[] seen = {0};
+        return (out, opaque) -> {
+            if (++seen[0] == 1) {
+                return FakeServer.MISS.answer(out, opaque);
+            }
+            awaitQuietly(removed);
+            return false;
+        };
     }
 
     private static void assertOnlyTheWrittenOneFails(List<CompletableFuture<Void>> sets) {

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -233,7 +234,7 @@ class PythonInteropTest {
     }
 
     private static String name(ThriftProtocol protocol) {
-        return protocol.name().toLowerCase(java.util.Locale.ROOT);
+        return protocol.name().toLowerCase(Locale.ROOT);
     }
 
     private static String readAll(Process process) {

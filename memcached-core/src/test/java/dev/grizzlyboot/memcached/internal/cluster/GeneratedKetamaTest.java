@@ -3,6 +3,7 @@ package dev.grizzlyboot.memcached.internal.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -152,7 +153,7 @@ class GeneratedKetamaTest {
         return '"' + text + '"';
     }
 
-    private static String readAll(java.io.InputStream stream) {
+    private static String readAll(InputStream stream) {
         try {
             return new String(stream.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
