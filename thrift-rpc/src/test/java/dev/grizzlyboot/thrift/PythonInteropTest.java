@@ -122,7 +122,8 @@ class PythonInteropTest {
                 command.add(service);
             }
             Process client = new ProcessBuilder(command).redirectErrorStream(true).start();
-            CompletableFuture<String> output = CompletableFuture.supplyAsync(() -> readAll(client));
+            CompletableFuture<String> output = new CompletableFuture<>();
+            inBackground(() -> output.complete(readAll(client)));
             assertThat(client.waitFor(3, TimeUnit.MINUTES)).as("the Python client ended").isTrue();
             String printed = output.get(10, TimeUnit.SECONDS);
             assertThat(client.exitValue()).as(printed).isZero();
@@ -142,7 +143,7 @@ class PythonInteropTest {
         try {
             String first = lines.readLine();
             assertThat(first).as("the Python server's first line").startsWith("port ");
-            CompletableFuture.runAsync(() -> drain(lines));
+            inBackground(() -> drain(lines));
             int port = Integer.parseInt(first.substring("port ".length()).trim());
             try (ThriftClient client = ThriftClient.builder().server("127.0.0.1", port).protocol(protocol)
                     .maxConnections(8).maxFrameSize(MAX_FRAME).readTimeout(Duration.ofSeconds(30)).build()) {
@@ -235,6 +236,13 @@ class PythonInteropTest {
 
     private static String name(ThriftProtocol protocol) {
         return protocol.name().toLowerCase(Locale.ROOT);
+    }
+
+    /** On a thread of its own: the common pool has one thread on two cores, and these run until a process ends. */
+    private static void inBackground(Runnable reading) {
+        Thread reader = new Thread(reading, "python-output");
+        reader.setDaemon(true);
+        reader.start();
     }
 
     private static String readAll(Process process) {

@@ -114,8 +114,8 @@ class GeneratedKetamaTest {
     /** libmemcached's owner of every key in every case, from ketama_owners.py. */
     private static List<List<Integer>> libmemcached(List<KetamaVectors.Case> cases) throws Exception {
         Process python = new ProcessBuilder("python3", OWNERS_SCRIPT.toString()).start();
-        CompletableFuture<String> errors = CompletableFuture.supplyAsync(() -> readAll(python.getErrorStream()));
-        CompletableFuture<String> output = CompletableFuture.supplyAsync(() -> readAll(python.getInputStream()));
+        CompletableFuture<String> errors = readInBackground(python.getErrorStream());
+        CompletableFuture<String> output = readInBackground(python.getInputStream());
         try (OutputStream in = python.getOutputStream()) {
             in.write(request(cases).getBytes(StandardCharsets.UTF_8));
         }
@@ -151,6 +151,18 @@ class GeneratedKetamaTest {
     private static String quoted(String text) {
         assertThat(text).doesNotContain("\"", "\\");
         return '"' + text + '"';
+    }
+
+    /**
+     * Reads a stream to its end on a thread of its own: on two cores the common pool has one
+     * thread, and two readers queued there deadlock once the process fills the pipe of the second.
+     */
+    private static CompletableFuture<String> readInBackground(InputStream stream) {
+        CompletableFuture<String> text = new CompletableFuture<>();
+        Thread reader = new Thread(() -> text.complete(readAll(stream)), "ketama-owners-output");
+        reader.setDaemon(true);
+        reader.start();
+        return text;
     }
 
     private static String readAll(InputStream stream) {
