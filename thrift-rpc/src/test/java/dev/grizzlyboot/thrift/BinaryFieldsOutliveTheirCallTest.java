@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.stream.Stream;
 
 import dev.grizzlyboot.thrift.client.ThriftClient;
 import dev.grizzlyboot.thrift.server.IoStrategy;
@@ -25,7 +24,6 @@ import org.apache.thrift.transport.TSocket;
 import org.apache.thrift.transport.TTransport;
 import org.apache.thrift.transport.layered.TFramedTransport;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -63,13 +61,8 @@ class BinaryFieldsOutliveTheirCallTest {
         }
     }
 
-    static Stream<Arguments> strategiesAndProtocols() {
-        return Stream.of(IoStrategy.values())
-                .flatMap(strategy -> Stream.of(ThriftProtocol.values()).map(protocol -> Arguments.of(strategy, protocol)));
-    }
-
     @ParameterizedTest(name = "{0}, {1}")
-    @MethodSource("strategiesAndProtocols")
+    @MethodSource("dev.grizzlyboot.thrift.TutorialCallsTest#strategiesAndProtocols")
     void anArgumentAHandlerKeepsKeepsItsBytesAfterTheNextRequest(IoStrategy strategy, ThriftProtocol protocol) throws Exception {
         List<ByteBuffer> kept = new CopyOnWriteArrayList<>();
         Calculator.Iface handler = new KeepingHandler(kept);
