@@ -41,7 +41,6 @@ final class Node implements PoolEvents {
     private volatile long nextProbeNanos;
     private volatile long probeDelayNanos;
     private volatile long retiredAtNanos;
-    private volatile boolean retired;
     private volatile long failedAtNanos;
 
     Node(ServerAddress address, int weight, Cluster cluster, ClusterSettings settings, Cluster.PoolFactory pools) {
@@ -117,7 +116,7 @@ final class Node implements PoolEvents {
      */
     @Override
     public boolean rerouteUnsent(Operation<?> operation) {
-        if (retired) {
+        if (pool.isRetired()) {
             return (settings.replicas() == 0 || !operation.changesItems()) && cluster.reroute(this, operation);
         }
         return movesUnsent() && failed() && cluster.reroute(this, operation);
@@ -197,7 +196,6 @@ final class Node implements PoolEvents {
     /** Stops new connections; the pool closes once drained (see {@link #drained}). */
     void retire(long nowNanos) {
         retiredAtNanos = nowNanos;
-        retired = true;
         pool.retire();
     }
 

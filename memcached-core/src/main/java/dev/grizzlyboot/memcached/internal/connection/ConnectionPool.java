@@ -216,6 +216,11 @@ public final class ConnectionPool {
         return pending;
     }
 
+    /** Whether the pool was {@linkplain #retire() retired}: its server left the list. */
+    public boolean isRetired() {
+        return retired;
+    }
+
     /** Whether the pool has been closed (directly, or by a retirement that completed). */
     public boolean isClosed() {
         return closed;
