@@ -22,6 +22,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
+import dev.grizzlyboot.testsupport.ProcessOutput;
 import dev.grizzlyboot.thrift.client.ThriftClient;
 import dev.grizzlyboot.thrift.server.IoStrategy;
 import dev.grizzlyboot.thrift.server.ThriftServer;
@@ -122,8 +123,7 @@ class PythonInteropTest {
                 command.add(service);
             }
             Process client = new ProcessBuilder(command).redirectErrorStream(true).start();
-            CompletableFuture<String> output = new CompletableFuture<>();
-            inBackground(() -> output.complete(readAll(client)));
+            CompletableFuture<String> output = ProcessOutput.readInBackground(client.getInputStream());
             assertThat(client.waitFor(3, TimeUnit.MINUTES)).as("the Python client ended").isTrue();
             String printed = output.get(10, TimeUnit.SECONDS);
             assertThat(client.exitValue()).as(printed).isZero();
@@ -138,12 +138,13 @@ class PythonInteropTest {
             command.add(service);
         }
         Process server = new ProcessBuilder(command).redirectErrorStream(true).start();
-        // Closed by the process's end, not here: the drain thread holds the reader's lock while it reads.
+        // Closed by the process's end, not here: the reading thread holds the reader's lock while it reads.
         BufferedReader lines = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
+        CompletableFuture<String> log = CompletableFuture.completedFuture("");
         try {
             String first = lines.readLine();
             assertThat(first).as("the Python server's first line").startsWith("port ");
-            inBackground(() -> drain(lines));
+            log = ProcessOutput.readInBackground(lines);
             int port = Integer.parseInt(first.substring("port ".length()).trim());
             try (ThriftClient client = ThriftClient.builder().server("127.0.0.1", port).protocol(protocol)
                     .maxConnections(8).maxFrameSize(MAX_FRAME).readTimeout(Duration.ofSeconds(30)).build()) {
@@ -155,6 +156,7 @@ class PythonInteropTest {
         } finally {
             server.destroyForcibly();
             server.waitFor(10, TimeUnit.SECONDS);
+            System.err.print(log.get(10, TimeUnit.SECONDS));
         }
     }
 
@@ -236,31 +238,5 @@ class PythonInteropTest {
 
     private static String name(ThriftProtocol protocol) {
         return protocol.name().toLowerCase(Locale.ROOT);
-    }
-
-    /** On a thread of its own: the common pool has one thread on two cores, and these run until a process ends. */
-    private static void inBackground(Runnable reading) {
-        Thread reader = new Thread(reading, "python-output");
-        reader.setDaemon(true);
-        reader.start();
-    }
-
-    private static String readAll(Process process) {
-        try {
-            return new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            return "(output unreadable: " + e + ")";
-        }
-    }
-
-    private static void drain(BufferedReader lines) {
-        try {
-            String line;
-            while ((line = lines.readLine()) != null) {
-                System.err.println("python server: " + line);
-            }
-        } catch (IOException e) {
-            // the process ended
-        }
     }
 }

@@ -2,7 +2,6 @@ package dev.grizzlyboot.memcached.internal.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -16,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.grizzlyboot.memcached.cluster.KetamaNaming;
 import dev.grizzlyboot.memcached.cluster.ServerAddress;
+import dev.grizzlyboot.testsupport.ProcessOutput;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -103,19 +103,14 @@ class GeneratedKetamaTest {
     }
 
     private static List<Integer> owners(KetamaVectors.Case c) {
-        KetamaRing<ServerAddress> ring = c.ours();
-        List<Integer> owners = new ArrayList<>(keys.size());
-        for (String key : keys) {
-            owners.add(c.servers().indexOf(ring.locate(key.getBytes(StandardCharsets.UTF_8))));
-        }
-        return owners;
+        return c.ourOwners(keys);
     }
 
     /** libmemcached's owner of every key in every case, from ketama_owners.py. */
     private static List<List<Integer>> libmemcached(List<KetamaVectors.Case> cases) throws Exception {
         Process python = new ProcessBuilder("python3", OWNERS_SCRIPT.toString()).start();
-        CompletableFuture<String> errors = readInBackground(python.getErrorStream());
-        CompletableFuture<String> output = readInBackground(python.getInputStream());
+        CompletableFuture<String> errors = ProcessOutput.readInBackground(python.getErrorStream());
+        CompletableFuture<String> output = ProcessOutput.readInBackground(python.getInputStream());
         try (OutputStream in = python.getOutputStream()) {
             in.write(request(cases).getBytes(StandardCharsets.UTF_8));
         }
@@ -151,25 +146,5 @@ class GeneratedKetamaTest {
     private static String quoted(String text) {
         assertThat(text).doesNotContain("\"", "\\");
         return '"' + text + '"';
-    }
-
-    /**
-     * Reads a stream to its end on a thread of its own: on two cores the common pool has one
-     * thread, and two readers queued there deadlock once the process fills the pipe of the second.
-     */
-    private static CompletableFuture<String> readInBackground(InputStream stream) {
-        CompletableFuture<String> text = new CompletableFuture<>();
-        Thread reader = new Thread(() -> text.complete(readAll(stream)), "ketama-owners-output");
-        reader.setDaemon(true);
-        reader.start();
-        return text;
-    }
-
-    private static String readAll(InputStream stream) {
-        try {
-            return new String(stream.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            return "(unreadable: " + e + ")";
-        }
     }
 }

@@ -2,8 +2,6 @@ package dev.grizzlyboot.memcached.internal.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
@@ -112,15 +110,6 @@ class KetamaCompatibilityTest {
     }
 
     private static List<Integer> owners(KetamaVectors.Case c) {
-        KetamaRing<ServerAddress> ring = c.ours();
-        List<Integer> owners = new ArrayList<>(keys.size());
-        for (String key : keys) {
-            owners.add(c.servers().indexOf(ring.locate(utf8(key))));
-        }
-        return owners;
-    }
-
-    private static byte[] utf8(String key) {
-        return key.getBytes(StandardCharsets.UTF_8);
+        return c.ourOwners(keys);
     }
 }

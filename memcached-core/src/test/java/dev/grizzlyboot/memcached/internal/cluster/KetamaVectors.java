@@ -50,6 +50,16 @@ final class KetamaVectors {
             return KetamaRing.of(naming, servers, servers, weights);
         }
 
+        /** Where our ring puts each key, as an index into {@link #servers}. */
+        List<Integer> ourOwners(List<String> keys) {
+            KetamaRing<ServerAddress> ring = ours();
+            List<Integer> owners = new ArrayList<>(keys.size());
+            for (String key : keys) {
+                owners.add(servers.indexOf(ring.locate(key.getBytes(StandardCharsets.UTF_8))));
+            }
+            return owners;
+        }
+
         /** Where spymemcached's KetamaNodeLocator puts a key, as an index into {@link #servers}. */
         List<Integer> spymemcached(List<String> keys) throws IOException {
             List<MemcachedNode> nodes = new ArrayList<>();
