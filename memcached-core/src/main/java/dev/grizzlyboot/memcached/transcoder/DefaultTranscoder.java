@@ -14,6 +14,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
 
@@ -26,6 +27,11 @@ import dev.grizzlyboot.memcached.TranscoderException;
  * {@link ObjectInputFilter} allow-list. Values larger than the compression threshold are gzipped
  * when that makes them smaller. Immutable and thread-safe.
  *
+ * <p>The flags are those of spymemcached's and xmemcached's default transcoders (serialized,
+ * gzipped, {@code byte[]}), except that numbers are text under codes of their own, which those
+ * clients read as strings. Values those clients stored, their binary numbers, booleans and dates
+ * included, are read as what they were.
+ *
  * <p>The allow-list always admits {@code java.lang}, {@code java.util}, {@code java.time} and
  * {@code java.math}; add your own classes with {@link Builder#allow(String...)}, in
  * {@link ObjectInputFilter.Config#createFilter} pattern syntax ({@code com.example.**}).
@@ -37,7 +43,7 @@ public final class DefaultTranscoder implements Transcoder<Object> {
 
     static final int SERIALIZED = 1;
     static final int COMPRESSED = 1 << 1;
-    static final int BYTES = 8 << ValueType.SHIFT;
+    private static final int KNOWN_FLAGS = SERIALIZED | COMPRESSED | SpymemcachedValueType.MASK | TextValueType.MASK;
 
     /** The threshold above which values are compressed unless configured otherwise: 16 KiB. */
     public static final int DEFAULT_COMPRESSION_THRESHOLD = 16 * 1024;
@@ -81,12 +87,12 @@ public final class DefaultTranscoder implements Transcoder<Object> {
         }
         int flags;
         byte[] bytes;
-        ValueType type = ValueType.ofValue(value);
+        TextValueType type = TextValueType.ofValue(value);
         if (type != null) {
             flags = type.flags();
             bytes = value.toString().getBytes(StandardCharsets.UTF_8);
         } else if (value instanceof byte[] raw) {
-            flags = BYTES;
+            flags = SpymemcachedValueType.BYTES.flags();
             bytes = raw;
         } else if (value instanceof Serializable) {
             flags = SERIALIZED;
@@ -106,22 +112,39 @@ public final class DefaultTranscoder implements Transcoder<Object> {
     @Override
     public Object decode(CachedData data) {
         int flags = data.flags();
+        if ((flags & ~KNOWN_FLAGS) != 0) {
+            // Such as the zlib bit of Python's clients: reading those bytes as text would give garbage.
+            throw unknownFlags(flags);
+        }
         byte[] bytes = (flags & COMPRESSED) != 0 ? gunzip(data.bytes()) : data.bytes();
         if ((flags & SERIALIZED) != 0) {
             return deserialize(bytes);
         }
-        if ((flags & ValueType.MASK) == BYTES) {
-            return bytes;
+        if ((flags & SpymemcachedValueType.MASK) != 0) {
+            SpymemcachedValueType type = SpymemcachedValueType.ofFlags(flags);
+            if (type == null || (flags & TextValueType.MASK) != 0) {
+                throw unknownFlags(flags);
+            }
+            return decode("spymemcached-encoded " + type, type::decode, bytes);
         }
-        ValueType type = ValueType.ofFlags(flags);
+        TextValueType type = TextValueType.ofFlags(flags);
         if (type == null) {
-            throw new TranscoderException("unknown flags 0x" + Integer.toHexString(flags) + " on a stored item");
+            throw unknownFlags(flags);
         }
+        return decode(type + " as text", type::decode, bytes);
+    }
+
+    private static Object decode(String what, Function<byte[], Object> decoder, byte[] bytes) {
         try {
-            return type.decode(bytes);
+            return decoder.apply(bytes);
         } catch (RuntimeException e) {
-            throw new TranscoderException("stored bytes are not a valid " + type, e);
+            throw new TranscoderException("stored bytes are not a valid " + what + ": " + e.getMessage(), e);
         }
+    }
+
+    private static TranscoderException unknownFlags(int flags) {
+        return new TranscoderException("unknown flags 0x" + Integer.toHexString(flags)
+                + " on a stored item; if another client stored it, read it with Transcoder.string() or Transcoder.bytes()");
     }
 
     /**

@@ -25,8 +25,19 @@ class DefaultTranscoderTest {
             CachedData data = transcoder.encode(value);
             assertThat(new String(data.bytes(), StandardCharsets.UTF_8)).isEqualTo(value.toString());
             assertThat(transcoder.decode(data)).isEqualTo(value);
+            // Bits 8–15 are spymemcached's and xmemcached's binary types: theirs would misread the text.
+            assertThat(data.flags() & 0xFF00).isZero();
         }
         assertThat(transcoder.encode("text").flags()).isZero();
+    }
+
+    @Test
+    void aLoneSurrogateCharacterHasNoTextFormAndIsSerialized() {
+        for (char c : new char[] {'\uD800', '\uDBFF', '\uDC00', '\uDFFF'}) {
+            CachedData data = transcoder.encode(c);
+            assertThat(data.flags()).isEqualTo(1);
+            assertThat(transcoder.decode(data)).isEqualTo(c);
+        }
     }
 
     @Test
@@ -71,8 +82,24 @@ class DefaultTranscoderTest {
                 .isInstanceOf(TranscoderException.class);
         assertThatThrownBy(() -> transcoder.decode(new CachedData(15 << 8, new byte[] {1})))
                 .isInstanceOf(TranscoderException.class).hasMessageContaining("unknown flags");
-        assertThatThrownBy(() -> transcoder.decode(new CachedData(2 << 8, "x".getBytes())))
-                .isInstanceOf(TranscoderException.class);
+        assertThatThrownBy(() -> transcoder.decode(new CachedData(2 << 16, "x".getBytes())))
+                .isInstanceOf(TranscoderException.class).hasMessageContaining("INTEGER as text");
+        assertThatThrownBy(() -> transcoder.decode(new CachedData(1 << 16, "yes".getBytes())))
+                .isInstanceOf(TranscoderException.class).hasMessageContaining("BOOLEAN as text");
+        assertThatThrownBy(() -> transcoder.decode(new CachedData(9 << 16, "xy".getBytes())))
+                .isInstanceOf(TranscoderException.class).hasMessageContaining("CHARACTER as text");
+        assertThatThrownBy(() -> transcoder.decode(new CachedData(2 << 8, new byte[5])))
+                .isInstanceOf(TranscoderException.class).hasMessageContaining("spymemcached-encoded INTEGER");
+        assertThatThrownBy(() -> transcoder.decode(new CachedData(1 << 8, "t".getBytes())))
+                .isInstanceOf(TranscoderException.class).hasMessageContaining("spymemcached-encoded BOOLEAN");
+        assertThatThrownBy(() -> transcoder.decode(new CachedData(2 << 8 | 2 << 16, new byte[1])))
+                .isInstanceOf(TranscoderException.class).hasMessageContaining("unknown flags");
+        // Python clients' flags: pickle is bit 0 like ours, but their zlib bit 3 and text bits 4–5 are not ours.
+        for (int flags : new int[] {8, 16, 32, 1 << 20, 1 << 31}) {
+            assertThatThrownBy(() -> transcoder.decode(new CachedData(flags, "x".getBytes())))
+                    .isInstanceOf(TranscoderException.class).hasMessageContaining("unknown flags")
+                    .hasMessageContaining("Transcoder.bytes()");
+        }
         assertThatThrownBy(() -> transcoder.encode(new Object())).isInstanceOf(TranscoderException.class);
     }
 
