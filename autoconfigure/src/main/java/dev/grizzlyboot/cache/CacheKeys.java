@@ -12,8 +12,8 @@ import java.util.Base64;
  * SHA-256 of the key in unpadded base64url. Stateless apart from its fixed namespace; thread-safe.
  *
  * <p>A key is hashed when the whole memcached key would be over 250 UTF-8 bytes, when it holds
- * whitespace or control characters (the rule memcached-core enforces), or when it starts with
- * {@code #} (so a plain key can never look like a hashed one). If even the namespace is unusable
+ * whitespace or control characters or an unpaired surrogate (the rules memcached-core enforces),
+ * or when it starts with {@code #} (so a plain key can never look like a hashed one). If even the namespace is unusable
  * (a huge prefix or a cache name with spaces), the whole string is hashed, {@code #} first.
  */
 final class CacheKeys {
@@ -58,21 +58,42 @@ final class CacheKeys {
         if (bytes != null && bytes.length > MAX_KEY_BYTES) {
             return false;
         }
+        boolean surrogates = false;
         for (int i = 0; i < key.length(); i++) {
             char c = key.charAt(i);
             if (c <= 0x20 || c == 0x7F) {
                 return false;
             }
+            surrogates |= Character.isSurrogate(c);
         }
-        return true;
+        return !surrogates || utf8(key);
     }
 
     private static String hash(String text) {
+        // UTF-8 (and Java's UTF-16 encoders) would write a stand-in for an unpaired surrogate, so
+        // keys differing only there would share a hash. Such text is hashed as its chars, two bytes
+        // each, after a 0xFF byte, which no UTF-8 text holds.
+        byte[] bytes = utf8(text) ? text.getBytes(StandardCharsets.UTF_8) : nonUtf8Form(text);
         try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(bytes);
             return HASHED + Base64.getUrlEncoder().withoutPadding().encodeToString(digest);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every JDK has SHA-256", e);
         }
+    }
+
+    /** Whether the text has a UTF-8 form: no unpaired surrogate. */
+    private static boolean utf8(String text) {
+        return StandardCharsets.UTF_8.newEncoder().canEncode(text);
+    }
+
+    private static byte[] nonUtf8Form(String text) {
+        byte[] bytes = new byte[1 + 2 * text.length()];
+        bytes[0] = (byte) 0xFF;
+        for (int i = 0; i < text.length(); i++) {
+            bytes[1 + 2 * i] = (byte) (text.charAt(i) >>> 8);
+            bytes[2 + 2 * i] = (byte) text.charAt(i);
+        }
+        return bytes;
     }
 }

@@ -45,6 +45,22 @@ class CacheKeysTest {
     }
 
     @Test
+    void keysWithUnpairedSurrogatesAreHashedApart() {
+        // UTF-8 has no form for them: encoding writes '?', so all of these would be "a?" as they are.
+        String[] keys = {"a\uD800", "a\uDBFF", "a\uDC00", "a\uDFFF", "a?"};
+        java.util.Set<String> mapped = new java.util.HashSet<>();
+        for (String key : keys) {
+            String memcachedKey = books.entryKey(7, key);
+            assertValid(memcachedKey);
+            assertThat(StandardCharsets.UTF_8.newEncoder().canEncode(memcachedKey)).as(memcachedKey).isTrue();
+            mapped.add(memcachedKey);
+        }
+        assertThat(mapped).hasSize(keys.length).contains("myapp:books:7:a?");
+        // A pair is a character like any other and stays readable.
+        assertThat(books.entryKey(7, "a\uD83D\uDC3B")).isEqualTo("myapp:books:7:a\uD83D\uDC3B");
+    }
+
+    @Test
     void cacheNamesWithColonsCannotCollide() {
         assertThat(new CacheKeys("", "a").entryKey(1, "2:x")).isNotEqualTo(new CacheKeys("", "a:1").entryKey(2, "x"));
         assertThat(new CacheKeys("", "a:1").generationKey()).isNotEqualTo(new CacheKeys("", "a").entryKey(1, "generation"));

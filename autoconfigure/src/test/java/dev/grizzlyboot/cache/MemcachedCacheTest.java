@@ -66,6 +66,18 @@ class MemcachedCacheTest {
     }
 
     @Test
+    void keysWithoutAUtf8FormAreEntriesOfTheirOwn() {
+        // In UTF-8 both keys would be "a?": each must still be its own entry, and not "a?"'s.
+        books.put("a\uD800", "high");
+        books.put("a\uDC00", "low");
+        books.put("a?", "question");
+
+        assertThat(books.get("a\uD800").get()).isEqualTo("high");
+        assertThat(books.get("a\uDC00").get()).isEqualTo("low");
+        assertThat(books.get("a?").get()).isEqualTo("question");
+    }
+
+    @Test
     void putIfAbsentStoresOnlyTheFirstValue() {
         assertThat(books.putIfAbsent("isbn-2", "first")).isNull();
         Cache.ValueWrapper existing = books.putIfAbsent("isbn-2", "second");

@@ -13,9 +13,9 @@ final class Keys {
     /**
      * The UTF-8 bytes of a key.
      *
-     * @throws InvalidKeyException if the key is null, empty, longer than 250 bytes, or holds
+     * @throws InvalidKeyException if the key is null, empty, longer than 250 bytes, holds
      *                             whitespace or control characters (which break the text protocol
-     *                             and make memcached close connections)
+     *                             and make memcached close connections), or an unpaired surrogate
      */
     static byte[] encode(String key) {
         if (key == null || key.isEmpty()) {
@@ -26,11 +26,19 @@ final class Keys {
             throw new InvalidKeyException("key is " + bytes.length + " bytes in UTF-8; memcached allows at most "
                     + MAX_LENGTH + ": '" + key.substring(0, 40) + "...'");
         }
+        boolean questionMark = false;
         for (byte b : bytes) {
             if ((b >= 0 && b <= 0x20) || b == 0x7F) {
                 throw new InvalidKeyException(String.format(
                         "key contains whitespace or control character 0x%02x: '%s'", b, printable(key)));
             }
+            questionMark |= b == '?';
+        }
+        if (questionMark && !StandardCharsets.UTF_8.newEncoder().canEncode(key)) {
+            // getBytes wrote '?' for an unpaired surrogate, which has no UTF-8 form: this would
+            // be another key's item. Only keys whose bytes hold a '?' are checked.
+            throw new InvalidKeyException("key holds an unpaired surrogate, which has no UTF-8 form: '"
+                    + printable(key) + "'");
         }
         return bytes;
     }
@@ -40,6 +48,8 @@ final class Keys {
         key.codePoints().limit(60).forEach(c -> {
             if (c <= 0x20 || c == 0x7F) {
                 out.append(String.format("\\x%02x", c));
+            } else if (c >= Character.MIN_SURROGATE && c <= Character.MAX_SURROGATE) {
+                out.append(String.format("\\u%04X", c));
             } else {
                 out.appendCodePoint(c);
             }

@@ -46,6 +46,22 @@ class BadInputTest {
         assertStillHealthy(connectionsBefore);
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"a\uD800", "\uDC00b", "x\uDBFF\uDBFFy", "?\uDFFF?"})
+    void keysWithAnUnpairedSurrogateFailInsteadOfBecomingAnotherKey(String key) {
+        // getBytes(UTF_8) writes '?' for the surrogate: the item of this other key.
+        String alias = new String(key.getBytes(java.nio.charset.StandardCharsets.UTF_8), java.nio.charset.StandardCharsets.UTF_8);
+        blocking.set(alias, "someone else's", Duration.ZERO);
+        assertThatThrownBy(() -> blocking.get(key)).isInstanceOf(InvalidKeyException.class)
+                .hasMessageContaining("unpaired surrogate");
+        assertThatThrownBy(() -> blocking.set(key, "v", Duration.ZERO)).isInstanceOf(InvalidKeyException.class);
+        assertThat(blocking.get(alias)).isEqualTo("someone else's");
+        // A pair is one code point, four bytes of UTF-8, and a key of its own.
+        String paired = key.replaceAll("[\uD800-\uDFFF]", "\uD83D\uDE00");
+        blocking.set(paired, "mine", Duration.ZERO);
+        assertThat(blocking.get(paired)).isEqualTo("mine");
+    }
+
     @Test
     void keyOver250BytesFailsBeforeSending() {
         String connectionsBefore = totalConnections();
