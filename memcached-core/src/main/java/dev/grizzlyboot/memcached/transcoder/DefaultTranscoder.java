@@ -88,9 +88,11 @@ public final class DefaultTranscoder implements Transcoder<Object> {
         int flags;
         byte[] bytes;
         TextValueType type = TextValueType.ofValue(value);
-        if (type != null) {
+        // Text without a UTF-8 form (an unpaired surrogate) is serialized, so it reads back as given.
+        byte[] text = type == null ? null : Utf8.encode(value.toString());
+        if (text != null) {
             flags = type.flags();
-            bytes = value.toString().getBytes(StandardCharsets.UTF_8);
+            bytes = text;
         } else if (value instanceof byte[] raw) {
             flags = SpymemcachedValueType.BYTES.flags();
             bytes = raw;

@@ -2,14 +2,21 @@ package dev.grizzlyboot.memcached.transcoder;
 
 import java.nio.charset.StandardCharsets;
 
-/** UTF-8 strings with flags 0, whatever flags an item read back carries. */
+import dev.grizzlyboot.memcached.TranscoderException;
+
+/** UTF-8 strings with flags 0, whatever flags an item read back carries; text without a UTF-8 form is refused. */
 final class StringTranscoder implements Transcoder<String> {
 
     static final StringTranscoder INSTANCE = new StringTranscoder();
 
     @Override
     public CachedData encode(String value) {
-        return new CachedData(0, value.getBytes(StandardCharsets.UTF_8));
+        byte[] bytes = Utf8.encode(value);
+        if (bytes == null) {
+            throw new TranscoderException("the string holds an unpaired surrogate, which has no UTF-8 form;"
+                    + " the default transcoder stores such strings serialized");
+        }
+        return new CachedData(0, bytes);
     }
 
     @Override

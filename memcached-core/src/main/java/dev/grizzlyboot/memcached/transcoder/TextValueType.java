@@ -44,14 +44,7 @@ enum TextValueType {
         return parser.apply(new String(bytes, StandardCharsets.UTF_8));
     }
 
-    /**
-     * The type {@code value} is stored as, or {@code null} when it is not stored as text. A lone
-     * surrogate {@code char} has no UTF-8 form (it would come back as {@code '?'}), so it is not.
-     */
     static TextValueType ofValue(Object value) {
-        if (value instanceof Character c && Character.isSurrogate(c)) {
-            return null;
-        }
         for (TextValueType candidate : ALL) {
             if (candidate.type == value.getClass()) {
                 return candidate;

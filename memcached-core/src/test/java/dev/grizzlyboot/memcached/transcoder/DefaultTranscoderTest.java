@@ -32,11 +32,25 @@ class DefaultTranscoderTest {
     }
 
     @Test
-    void aLoneSurrogateCharacterHasNoTextFormAndIsSerialized() {
+    void textWithAnUnpairedSurrogateHasNoUtf8FormAndIsSerialized() {
         for (char c : new char[] {'\uD800', '\uDBFF', '\uDC00', '\uDFFF'}) {
             CachedData data = transcoder.encode(c);
-            assertThat(data.flags()).isEqualTo(1);
+            assertThat(data.flags()).isEqualTo(DefaultTranscoder.SERIALIZED);
             assertThat(transcoder.decode(data)).isEqualTo(c);
+            for (String text : List.of("a" + c, c + "b", "x".repeat(100) + c + "y".repeat(100), "\uD83D\uDC3B" + c)) {
+                CachedData stored = transcoder.encode(text);
+                assertThat(stored.flags()).as(text).isEqualTo(DefaultTranscoder.SERIALIZED);
+                assertThat(transcoder.decode(stored)).isEqualTo(text);
+                assertThatThrownBy(() -> Transcoder.string().encode(text)).isInstanceOf(TranscoderException.class)
+                        .hasMessageContaining("unpaired surrogate");
+            }
+        }
+        // Pairs, and text near them, are text.
+        for (String text : List.of("\uD83D\uDC3B", "a\uD83D\uDC3Bb", "\uD7FF\uE000", "?")) {
+            CachedData stored = transcoder.encode(text);
+            assertThat(stored.flags()).as(text).isZero();
+            assertThat(new String(stored.bytes(), StandardCharsets.UTF_8)).isEqualTo(text);
+            assertThat(Transcoder.string().decode(Transcoder.string().encode(text))).isEqualTo(text);
         }
     }
 
