@@ -7,16 +7,22 @@ import static org.awaitility.Awaitility.await;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import java.util.stream.Stream;
 
 import dev.grizzlyboot.testsupport.MemcachedExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A server that dies with one request written and more queued behind it (a fake server that
@@ -54,6 +60,35 @@ class RerouteUnsentTest {
                 assertThat(memcached.first().textCommand("get " + key)).as(key).contains("value-" + key);
             }
             assertThat(memcached.first().textCommand("get " + keys.get(0))).noneMatch(line -> line.contains("value-"));
+        }
+    }
+
+    @Test
+    void aBulkShareQueuedBehindTheWrittenRequestGoesToTheNextServerToo() throws Exception {
+        AtomicReference<FakeServer> dying = new AtomicReference<>();
+        dying.set(new FakeServer(connection -> {
+            closeQuietly(dying.get());
+            return answerOnceThenHangUp();
+        }));
+        try (FakeServer server = dying.get();
+                MemcachedClient client = client(server)) {
+            List<String> keys = keysOwnedBy(client, server, "bulk-reroute-");
+            assertThat(client.get(keys.get(0)).join()).isNull();
+            CompletableFuture<Void> written = client.set(keys.get(0), "value-" + keys.get(0), Duration.ZERO);
+            awaitReceived(server, 2);
+            Map<String, Object> rest = new LinkedHashMap<>();
+            keys.subList(1, keys.size()).forEach(key -> rest.put(key, "value-" + key));
+            CompletableFuture<BulkResult<Object>> queued = client.setMulti(rest, Duration.ZERO);
+
+            assertThatThrownBy(written::join).cause().isInstanceOf(MemcachedConnectionException.class);
+            BulkResult<Object> stored = queued.get(5, TimeUnit.SECONDS);
+            assertThat(stored.errors()).isEmpty();
+            assertThat(client.serverStates().get(0).failed()).isTrue();
+            assertThat(server.receivedKeys()).as("what reached the dead server").containsExactly(keys.get(0), keys.get(0));
+            for (String key : rest.keySet()) {
+                assertThat(stored.outcome(key)).as(key).isEqualTo(Outcome.STORED);
+                assertThat(memcached.first().textCommand("get " + key)).as(key).contains("value-" + key);
+            }
         }
     }
 
@@ -156,6 +191,55 @@ class RerouteUnsentTest {
             for (String key : keys) {
                 assertThat(memcached.first().textCommand("get " + key)).as(key).contains("value-" + key);
             }
+        }
+    }
+
+    @ParameterizedTest(name = "text bulk reads {0}")
+    @ValueSource(booleans = {true, false})
+    void bulkSharesHeldForAnUnreachableServerGoToTheirKeysNewOwnersWhenItIsRemoved(boolean textBulkReads) throws Exception {
+        Map<String, String> values = new LinkedHashMap<>();
+        for (int i = 0; i < 60; i++) {
+            values.put("bulk-" + textBulkReads + "-" + i, "value-" + i);
+        }
+        // The real server will own every key: the read finds these there.
+        values.forEach((key, value) -> memcached.first().textCommand("set " + key + " 0 0 " + value.length() + "\r\n" + value));
+        BulkResult<Object> found = heldUntilItsServerIsRemoved(textBulkReads, values.keySet(), client -> client.getMulti(values.keySet()));
+        assertThat(found.errors()).isEmpty();
+        assertThat(found.values()).isEqualTo(values);
+
+        Map<String, Object> newValues = new LinkedHashMap<>();
+        values.keySet().forEach(key -> newValues.put(key, "new-" + key));
+        BulkResult<Object> stored = heldUntilItsServerIsRemoved(textBulkReads, values.keySet(),
+                client -> client.setMulti(newValues, Duration.ZERO));
+        assertThat(stored.errors()).isEmpty();
+        for (String key : values.keySet()) {
+            assertThat(stored.outcome(key)).as(key).isEqualTo(Outcome.STORED);
+            assertThat(memcached.first().textCommand("get " + key)).as(key).contains("new-" + key);
+        }
+    }
+
+    /**
+     * Makes a bulk call over keys of an unreachable server (never marked failed, so its share waits
+     * in its pool) and the real one, removes the unreachable server, and returns the call's result.
+     */
+    private static BulkResult<Object> heldUntilItsServerIsRemoved(boolean textBulkReads, Collection<String> keys,
+            Function<MemcachedClient, CompletableFuture<BulkResult<Object>>> call) throws Exception {
+        FakeServer closed = new FakeServer(connection -> FakeServer.HANG_UP);
+        String unreachable = closed.address();
+        closed.close();
+        try (MemcachedClient client = MemcachedClient.builder().servers(unreachable, memcached.first().address())
+                .textBulkReads(textBulkReads).failureThreshold(1_000)
+                .reconnectBackoff(Duration.ofSeconds(30), Duration.ofSeconds(30))
+                .operationTimeout(Duration.ofSeconds(20)).build()) {
+            assertThat(keys).as("keys of both servers")
+                    .anyMatch(key -> client.ownerOf(key).toString().equals(unreachable))
+                    .anyMatch(key -> !client.ownerOf(key).toString().equals(unreachable));
+            CompletableFuture<BulkResult<Object>> result = call.apply(client);
+            await().atMost(Duration.ofSeconds(5)).until(() -> client.serverDetails().get(1).pending() == 0);
+            assertThat(result).as("waiting for the unreachable server's share").isNotDone();
+            client.removeServer(unreachable);
+            // Long before the operation timeout; before, the share failed: it was bound to its server.
+            return result.get(5, TimeUnit.SECONDS);
         }
     }
 

@@ -3,6 +3,7 @@ package dev.grizzlyboot.memcached.internal.cluster;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -19,7 +20,9 @@ import dev.grizzlyboot.memcached.cluster.ServerState;
 import dev.grizzlyboot.memcached.cluster.ServerStateListener;
 import dev.grizzlyboot.memcached.internal.connection.ConnectionPool;
 import dev.grizzlyboot.memcached.internal.connection.PoolEvents;
+import dev.grizzlyboot.memcached.internal.protocol.KeyedOperation;
 import dev.grizzlyboot.memcached.internal.protocol.Operation;
+import dev.grizzlyboot.memcached.internal.protocol.TextBulkRead;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -314,11 +317,15 @@ public final class Cluster implements AutoCloseable {
     }
 
     /**
-     * Sends a never-written operation of a failed or removed server to where its key goes now.
+     * Sends a never-written operation of a failed or removed server to where its key goes now; a
+     * bulk batch is split by where its keys go now.
      *
-     * @return {@code false} if it is bound to that server (no key) or its key still routes there
+     * @return {@code false} if it is bound to that server (no key) or a key of it still routes there
      */
     boolean reroute(Node from, Operation<?> operation) {
+        if (operation instanceof KeyedOperation<?> batch) {
+            return rerouteBatch(from, batch);
+        }
         String key = operation.routingKey();
         if (key == null) {
             return false;
@@ -331,6 +338,42 @@ public final class Cluster implements AutoCloseable {
             target.send(operation);
         } catch (MemcachedException e) {
             operation.fail(e);
+        }
+        return true;
+    }
+
+    /**
+     * Sends each server's part of a never-written batch there (a text read to its text pool); the
+     * batch completes, with every key's result in place, once its parts have.
+     */
+    private <T> boolean rerouteBatch(Node from, KeyedOperation<T> batch) {
+        List<String> keys = batch.keys();
+        Map<ConnectionPool, List<Integer>> positions = new IdentityHashMap<>();
+        try {
+            for (int i = 0; i < keys.size(); i++) {
+                ConnectionPool target = readTarget(keys.get(i).getBytes(StandardCharsets.UTF_8));
+                if (target == from.pool() || (batch instanceof TextBulkRead && target.textBulkReads() == null)) {
+                    return false;
+                }
+                positions.computeIfAbsent(target, pool -> new ArrayList<>()).add(i);
+            }
+        } catch (MemcachedException e) {
+            batch.fail(e);
+            return true;
+        }
+        long now = System.nanoTime();
+        List<ConnectionPool> targets = new ArrayList<>(positions.keySet());
+        List<KeyedOperation<T>> parts = new ArrayList<>();
+        List<int[]> partPositions = new ArrayList<>();
+        for (ConnectionPool target : targets) {
+            int[] part = positions.get(target).stream().mapToInt(Integer::intValue).toArray();
+            partPositions.add(part);
+            parts.add(batch.part(part, now));
+        }
+        batch.completeFrom(parts, partPositions);
+        for (int i = 0; i < targets.size(); i++) {
+            ConnectionPool target = targets.get(i);
+            (batch instanceof TextBulkRead ? target.textBulkReads() : target).send(parts.get(i));
         }
         return true;
     }

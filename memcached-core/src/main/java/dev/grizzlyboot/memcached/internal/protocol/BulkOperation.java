@@ -29,6 +29,17 @@ public final class BulkOperation<T> extends KeyedOperation<T> {
     }
 
     @Override
+    protected KeyedOperation<T> part(String name, List<String> keys, int[] positions, long timeoutNanos,
+            KeyHandler<T> handler, Outcome silentOutcome) {
+        Request[] requests = new Request[positions.length + 1];
+        for (int i = 0; i < positions.length; i++) {
+            requests[i] = request(positions[i]);
+        }
+        requests[positions.length] = TERMINATOR;
+        return new BulkOperation<>(name, keys, requests, timeoutNanos, handler, silentOutcome);
+    }
+
+    @Override
     public void onResponse(Response response) {
         int index = indexOf(response);
         if (index == keys().size()) {

@@ -1,6 +1,7 @@
 package dev.grizzlyboot.memcached.internal.protocol;
 
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 import dev.grizzlyboot.memcached.KeyResult;
 import dev.grizzlyboot.memcached.MemcachedException;
@@ -33,6 +34,7 @@ public abstract class KeyedOperation<T> extends Operation<KeyResult<T>[]> {
     private final String name;
     private final List<String> keys;
     private final KeyHandler<T> handler;
+    private final Outcome silent;
     private final KeyResult<T> silentOutcome;
     private final KeyResult<T>[] results;
     /** Made on the first hit: writes (setMulti, deleteMulti) have none. */
@@ -47,6 +49,7 @@ public abstract class KeyedOperation<T> extends Operation<KeyResult<T>[]> {
         this.name = name;
         this.keys = keys;
         this.handler = handler;
+        this.silent = silentOutcome;
         this.silentOutcome = new KeyResult<>(silentOutcome, null, 0, null);
         this.results = new KeyResult[keys.size()];
     }
@@ -105,6 +108,67 @@ public abstract class KeyedOperation<T> extends Operation<KeyResult<T>[]> {
             }
         }
         complete(results);
+    }
+
+    /**
+     * A batch of the same wire form for the keys at {@code positions} (ascending), with this
+     * batch's handler and silent outcome and what is left of its time: the share of a batch that
+     * was never written, for the server its keys go to now.
+     */
+    public final KeyedOperation<T> part(int[] positions, long nowNanos) {
+        String[] partKeys = new String[positions.length];
+        for (int i = 0; i < positions.length; i++) {
+            partKeys[i] = keys.get(positions[i]);
+        }
+        return part(name, List.of(partKeys), positions, remainingNanos(nowNanos), handler, silent);
+    }
+
+    /** The subclass's constructor for {@link #part(int[], long)}: {@code positions} say which of this batch's keys. */
+    protected abstract KeyedOperation<T> part(String name, List<String> keys, int[] positions, long timeoutNanos,
+            KeyHandler<T> handler, Outcome silentOutcome);
+
+    /**
+     * Completes this batch, which was never written, once its parts sent elsewhere have: each
+     * key's result (and value) is its part's, or its part's error.
+     *
+     * @param parts     the parts, each made by {@link #part(int[], long)}
+     * @param positions the positions each part was made with
+     */
+    public final void completeFrom(List<KeyedOperation<T>> parts, List<int[]> positions) {
+        CompletableFuture<?>[] futures = new CompletableFuture<?>[parts.size()];
+        for (int i = 0; i < futures.length; i++) {
+            futures[i] = parts.get(i).future();
+        }
+        CompletableFuture.allOf(futures).whenComplete((done, ignored) -> {
+            for (int i = 0; i < futures.length; i++) {
+                int[] partPositions = positions.get(i);
+                KeyedOperation<T> part = parts.get(i);
+                part.future().handle((partResults, error) -> copyResults(part, partResults, error, partPositions));
+            }
+            complete(results);
+        });
+    }
+
+    private Void copyResults(KeyedOperation<T> part, KeyResult<T>[] partResults, Throwable error, int[] positions) {
+        if (error != null) {
+            MemcachedException failure = error instanceof MemcachedException memcached ? memcached
+                    : new MemcachedException(describe() + " failed", error);
+            for (int position : positions) {
+                results[position] = new KeyResult<>(Outcome.ERROR, null, 0, failure);
+            }
+            return null;
+        }
+        Object[] partValues = part.values();
+        for (int j = 0; j < positions.length; j++) {
+            results[positions[j]] = partResults[j];
+            if (partValues != null && partValues[j] != null) {
+                if (values == null) {
+                    values = new Object[results.length];
+                }
+                values[positions[j]] = partValues[j];
+            }
+        }
+        return null;
     }
 
     @Override

@@ -85,6 +85,11 @@ public abstract class Operation<T> {
         return changesItems;
     }
 
+    /** What is left of the operation's time at {@code nowNanos}: none once its deadline has passed. */
+    public final long remainingNanos(long nowNanos) {
+        return Math.max(0, deadlineNanos - nowNanos);
+    }
+
     /** Whether the deadline has passed at {@code nowNanos}. */
     public final boolean expiredAt(long nowNanos) {
         return nowNanos - deadlineNanos >= 0;
@@ -98,6 +103,11 @@ public abstract class Operation<T> {
     public final boolean timeOut() {
         return future.completeExceptionally(new MemcachedTimeoutException(describe() + " on " + server + " timed out after "
                 + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms"));
+    }
+
+    /** The binary request at {@code index}. */
+    protected final Request request(int index) {
+        return requests[index];
     }
 
     /** How many binary requests the operation sends, and so how many opaques it takes. */

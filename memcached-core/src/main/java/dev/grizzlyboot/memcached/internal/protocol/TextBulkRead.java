@@ -53,6 +53,16 @@ public final class TextBulkRead<T> extends KeyedOperation<T> {
     }
 
     @Override
+    protected KeyedOperation<T> part(String name, List<String> keys, int[] positions, long timeoutNanos,
+            KeyHandler<T> handler, Outcome silentOutcome) {
+        byte[][] partKeyBytes = new byte[positions.length][];
+        for (int i = 0; i < positions.length; i++) {
+            partKeyBytes[i] = keyBytes[positions[i]];
+        }
+        return new TextBulkRead<>(name, command == GETS, keys, partKeyBytes, timeoutNanos, handler, silentOutcome);
+    }
+
+    @Override
     public boolean isBatch() {
         return true;
     }
