@@ -41,14 +41,7 @@ class RerouteUnsentTest {
 
     @Test
     void onlyTheRequestWrittenToTheDeadServerFailsTheQueuedOnesGoToTheNextServer() throws Exception {
-        AtomicReference<FakeServer> dying = new AtomicReference<>();
-        // Takes one connection and stops listening (so reconnects are refused), answers the warm-up
-        // read on it, then hangs up on the next request.
-        dying.set(new FakeServer(connection -> {
-            closeQuietly(dying.get());
-            return answerOnceThenHangUp();
-        }));
-        try (FakeServer server = dying.get();
+        try (FakeServer server = dyingOnItsSecondRequest();
                 MemcachedClient client = client(server)) {
             List<String> keys = keysOwnedBy(client, server, "reroute-");
             List<CompletableFuture<Void>> sets = writeOneThenQueueTheRest(client, server, keys);
@@ -65,12 +58,7 @@ class RerouteUnsentTest {
 
     @Test
     void aBulkShareQueuedBehindTheWrittenRequestGoesToTheNextServerToo() throws Exception {
-        AtomicReference<FakeServer> dying = new AtomicReference<>();
-        dying.set(new FakeServer(connection -> {
-            closeQuietly(dying.get());
-            return answerOnceThenHangUp();
-        }));
-        try (FakeServer server = dying.get();
+        try (FakeServer server = dyingOnItsSecondRequest();
                 MemcachedClient client = client(server)) {
             List<String> keys = keysOwnedBy(client, server, "bulk-reroute-");
             assertThat(client.get(keys.get(0)).join()).isNull();
@@ -247,6 +235,19 @@ class RerouteUnsentTest {
     private static MemcachedClient client(FakeServer server) {
         return MemcachedClient.builder().servers(server.address(), memcached.first().address())
                 .connectionsPerServer(1, 1).operationTimeout(Duration.ofSeconds(3)).build();
+    }
+
+    /**
+     * Takes one connection and stops listening (so reconnects are refused), answers the warm-up
+     * read on it, then hangs up on the next request.
+     */
+    private static FakeServer dyingOnItsSecondRequest() throws IOException {
+        AtomicReference<FakeServer> dying = new AtomicReference<>();
+        dying.set(new FakeServer(connection -> {
+            closeQuietly(dying.get());
+            return answerOnceThenHangUp();
+        }));
+        return dying.get();
     }
 
     /** Answers the warm-up read, then hangs up on the next request. */
