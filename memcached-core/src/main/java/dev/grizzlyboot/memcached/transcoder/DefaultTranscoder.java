@@ -14,7 +14,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Function;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
 
@@ -43,6 +42,7 @@ public final class DefaultTranscoder implements Transcoder<Object> {
 
     static final int SERIALIZED = 1;
     static final int COMPRESSED = 1 << 1;
+    private static final int BYTES = SpymemcachedValueType.BYTES.flags();
     private static final int KNOWN_FLAGS = SERIALIZED | COMPRESSED | SpymemcachedValueType.MASK | TextValueType.MASK;
 
     /** The threshold above which values are compressed unless configured otherwise: 16 KiB. */
@@ -87,15 +87,16 @@ public final class DefaultTranscoder implements Transcoder<Object> {
         }
         int flags;
         byte[] bytes;
-        TextValueType type = TextValueType.ofValue(value);
-        // Text without a UTF-8 form (an unpaired surrogate) is serialized, so it reads back as given.
-        byte[] text = type == null ? null : Utf8.encode(value.toString());
-        if (text != null) {
+        TextValueType type;
+        byte[] text;
+        if (value instanceof byte[] raw) {
+            flags = BYTES;
+            bytes = raw;
+        } else if ((type = TextValueType.ofValue(value)) != null
+                // Text without a UTF-8 form (an unpaired surrogate) is serialized, so it reads back as given.
+                && (text = Utf8.encode(value.toString())) != null) {
             flags = type.flags();
             bytes = text;
-        } else if (value instanceof byte[] raw) {
-            flags = SpymemcachedValueType.BYTES.flags();
-            bytes = raw;
         } else if (value instanceof Serializable) {
             flags = SERIALIZED;
             bytes = serialize(value);
@@ -114,6 +115,13 @@ public final class DefaultTranscoder implements Transcoder<Object> {
     @Override
     public Object decode(CachedData data) {
         int flags = data.flags();
+        // The two most common items first: a get's bytes and a string.
+        if (flags == BYTES) {
+            return data.bytes();
+        }
+        if (flags == 0) {
+            return new String(data.bytes(), StandardCharsets.UTF_8);
+        }
         if ((flags & ~KNOWN_FLAGS) != 0) {
             // Such as the zlib bit of Python's clients: reading those bytes as text would give garbage.
             throw unknownFlags(flags);
@@ -127,21 +135,25 @@ public final class DefaultTranscoder implements Transcoder<Object> {
             if (type == null || (flags & TextValueType.MASK) != 0) {
                 throw unknownFlags(flags);
             }
-            return decode("spymemcached-encoded " + type, type::decode, bytes);
+            try {
+                return type.decode(bytes);
+            } catch (RuntimeException e) {
+                throw notValid("spymemcached-encoded " + type, e);
+            }
         }
         TextValueType type = TextValueType.ofFlags(flags);
         if (type == null) {
             throw unknownFlags(flags);
         }
-        return decode(type + " as text", type::decode, bytes);
+        try {
+            return type.decode(bytes);
+        } catch (RuntimeException e) {
+            throw notValid(type + " as text", e);
+        }
     }
 
-    private static Object decode(String what, Function<byte[], Object> decoder, byte[] bytes) {
-        try {
-            return decoder.apply(bytes);
-        } catch (RuntimeException e) {
-            throw new TranscoderException("stored bytes are not a valid " + what + ": " + e.getMessage(), e);
-        }
+    private static TranscoderException notValid(String what, RuntimeException cause) {
+        return new TranscoderException("stored bytes are not a valid " + what + ": " + cause.getMessage(), cause);
     }
 
     private static TranscoderException unknownFlags(int flags) {
