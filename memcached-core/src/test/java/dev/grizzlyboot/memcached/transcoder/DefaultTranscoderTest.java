@@ -1,6 +1,7 @@
 package dev.grizzlyboot.memcached.transcoder;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.lang.reflect.Constructor;
@@ -115,6 +116,36 @@ class DefaultTranscoderTest {
                     .hasMessageContaining("Transcoder.bytes()");
         }
         assertThatThrownBy(() -> transcoder.encode(new Object())).isInstanceOf(TranscoderException.class);
+    }
+
+    @Test
+    void anyStoredItemDecodesOrIsATranscoderException() {
+        // Items another client (or garbage) left: every flag this transcoder or the Java and Python
+        // clients use, alone and combined, and random ones, over random bytes.
+        int[] flagBits = {0, 1, 2, 8, 16, 32, 1 << 8, 2 << 8, 3 << 8, 4 << 8, 5 << 8, 6 << 8, 7 << 8, 8 << 8, 9 << 8,
+                15 << 8, 1 << 16, 2 << 16, 3 << 16, 4 << 16, 5 << 16, 6 << 16, 7 << 16, 9 << 16, 15 << 16};
+        java.util.Random random = new java.util.Random(11);
+        for (int i = 0; i < 20_000; i++) {
+            int flags = switch (i % 4) {
+                case 0 -> random.nextInt();
+                // Any value of the bits the transcoder reads (0, 1, 8–15, 16–19).
+                case 1 -> random.nextInt() & 0xF_FF_03;
+                default -> flagBits[random.nextInt(flagBits.length)] | (random.nextBoolean() ? flagBits[random.nextInt(3)] : 0);
+            };
+            byte[] bytes = new byte[random.nextInt(12)];
+            random.nextBytes(bytes);
+            if (random.nextInt(4) == 0) {
+                bytes = Integer.toString(random.nextInt()).getBytes(StandardCharsets.UTF_8);
+            }
+            CachedData item = new CachedData(flags, bytes);
+            assertThatCode(() -> {
+                try {
+                    transcoder.decode(item);
+                } catch (TranscoderException expected) {
+                    // The one failure a caller is promised.
+                }
+            }).as("flags 0x%x", flags).doesNotThrowAnyException();
+        }
     }
 
     @Test
