@@ -180,6 +180,12 @@ class JavaClientValuesTest {
         values.add(BigInteger.TWO.pow(100));
         values.add(Instant.ofEpochSecond(1_800_000_000L, 5));
         values.add(new HashMap<>(Map.of("a", 1, "b", List.of("x", "y"))));
+        // Serialized and over the threshold: compressed as well (flags 3 on every side).
+        ArrayList<String> large = new ArrayList<>();
+        for (int i = 0; i < 5_000; i++) {
+            large.add("element-" + i);
+        }
+        values.add(large);
         for (int i = 0; i < 40; i++) {
             values.add(random.nextInt());
             values.add(random.nextLong());
