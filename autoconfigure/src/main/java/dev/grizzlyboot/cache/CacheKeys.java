@@ -13,8 +13,9 @@ import java.util.Base64;
  *
  * <p>A key is hashed when the whole memcached key would be over 250 UTF-8 bytes, when it holds
  * whitespace or control characters or an unpaired surrogate (the rules memcached-core enforces),
- * or when it starts with {@code #} (so a plain key can never look like a hashed one). If even the namespace is unusable
- * (a huge prefix or a cache name with spaces), the whole string is hashed, {@code #} first.
+ * or when it starts with {@code #} (so a plain key can never look like a hashed one). If even the
+ * namespace is unusable (a huge prefix or a cache name with spaces), the whole string is hashed,
+ * {@code #} first.
  */
 final class CacheKeys {
 
@@ -58,22 +59,20 @@ final class CacheKeys {
         if (bytes != null && bytes.length > MAX_KEY_BYTES) {
             return false;
         }
-        boolean surrogates = false;
         for (int i = 0; i < key.length(); i++) {
             char c = key.charAt(i);
             if (c <= 0x20 || c == 0x7F) {
                 return false;
             }
-            surrogates |= Character.isSurrogate(c);
         }
-        return !surrogates || utf8(key);
+        return !unpairedSurrogate(key);
     }
 
     private static String hash(String text) {
         // UTF-8 (and Java's UTF-16 encoders) would write a stand-in for an unpaired surrogate, so
         // keys differing only there would share a hash. Such text is hashed as its chars, two bytes
         // each, after a 0xFF byte, which no UTF-8 text holds.
-        byte[] bytes = utf8(text) ? text.getBytes(StandardCharsets.UTF_8) : nonUtf8Form(text);
+        byte[] bytes = unpairedSurrogate(text) ? nonUtf8Form(text) : text.getBytes(StandardCharsets.UTF_8);
         try {
             byte[] digest = MessageDigest.getInstance("SHA-256").digest(bytes);
             return HASHED + Base64.getUrlEncoder().withoutPadding().encodeToString(digest);
@@ -82,9 +81,14 @@ final class CacheKeys {
         }
     }
 
-    /** Whether the text has a UTF-8 form: no unpaired surrogate. */
-    private static boolean utf8(String text) {
-        return StandardCharsets.UTF_8.newEncoder().canEncode(text);
+    /** Whether the text has no UTF-8 form; the encoder is asked only when a surrogate is there at all. */
+    private static boolean unpairedSurrogate(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            if (Character.isSurrogate(text.charAt(i))) {
+                return !StandardCharsets.UTF_8.newEncoder().canEncode(text);
+            }
+        }
+        return false;
     }
 
     private static byte[] nonUtf8Form(String text) {
