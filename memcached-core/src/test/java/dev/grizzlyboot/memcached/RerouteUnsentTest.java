@@ -194,6 +194,13 @@ class RerouteUnsentTest {
         BulkResult<Object> found = heldUntilItsServerIsRemoved(textBulkReads, values.keySet(), client -> client.getMulti(values.keySet()));
         assertThat(found.errors()).isEmpty();
         assertThat(found.values()).isEqualTo(values);
+        // gets: the moved part asks for CAS tokens too (text: "gets", binary: the tokens of GETQ answers).
+        BulkResult<Object> withCas = heldUntilItsServerIsRemoved(textBulkReads, values.keySet(),
+                client -> client.getsMulti(values.keySet()));
+        assertThat(withCas.values()).isEqualTo(values);
+        for (String key : values.keySet()) {
+            assertThat(withCas.get(key).cas()).as(key).isNotZero();
+        }
 
         Map<String, Object> newValues = new LinkedHashMap<>();
         values.keySet().forEach(key -> newValues.put(key, "new-" + key));
