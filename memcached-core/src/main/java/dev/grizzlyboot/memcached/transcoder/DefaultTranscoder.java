@@ -29,7 +29,8 @@ import dev.grizzlyboot.memcached.TranscoderException;
  * <p>The flags are those of spymemcached's and xmemcached's default transcoders (serialized,
  * gzipped, {@code byte[]}), except that numbers are text under codes of their own, which those
  * clients read as strings. Values those clients stored, their binary numbers, booleans and dates
- * included, are read as what they were.
+ * included, are read as what they were; text Python's clients stored is read as a string. Flags
+ * that mean something else to another client (a pickle, zlib) are a {@link TranscoderException}.
  *
  * <p>The allow-list always admits {@code java.lang}, {@code java.util}, {@code java.time} and
  * {@code java.math}; add your own classes with {@link Builder#allow(String...)}, in
@@ -43,7 +44,13 @@ public final class DefaultTranscoder implements Transcoder<Object> {
     static final int SERIALIZED = 1;
     static final int COMPRESSED = 1 << 1;
     private static final int BYTES = SpymemcachedValueType.BYTES.flags();
-    private static final int KNOWN_FLAGS = SERIALIZED | COMPRESSED | SpymemcachedValueType.MASK | TextValueType.MASK;
+    /**
+     * The bits Python's clients (pylibmc, pymemcache) set on values that are
+     * UTF-8 text: 16 on a {@code str}, 4 on pylibmc's decimal {@code int}. Read as strings.
+     */
+    private static final int PYTHON_TEXT = 1 << 2 | 1 << 4;
+    private static final int KNOWN_FLAGS = SERIALIZED | COMPRESSED | SpymemcachedValueType.MASK | TextValueType.MASK
+            | PYTHON_TEXT;
 
     /** The threshold above which values are compressed unless configured otherwise: 16 KiB. */
     public static final int DEFAULT_COMPRESSION_THRESHOLD = 16 * 1024;
@@ -125,6 +132,12 @@ public final class DefaultTranscoder implements Transcoder<Object> {
         if ((flags & ~KNOWN_FLAGS) != 0) {
             // Such as the zlib bit of Python's clients: reading those bytes as text would give garbage.
             throw unknownFlags(flags);
+        }
+        if ((flags & PYTHON_TEXT) != 0) {
+            if ((flags & ~PYTHON_TEXT) != 0) {
+                throw unknownFlags(flags);
+            }
+            return new String(data.bytes(), StandardCharsets.UTF_8);
         }
         byte[] bytes = (flags & COMPRESSED) != 0 ? gunzip(data.bytes()) : data.bytes();
         if ((flags & SERIALIZED) != 0) {

@@ -109,8 +109,8 @@ class DefaultTranscoderTest {
                 .isInstanceOf(TranscoderException.class).hasMessageContaining("spymemcached-encoded BOOLEAN");
         assertThatThrownBy(() -> transcoder.decode(new CachedData(2 << 8 | 2 << 16, new byte[1])))
                 .isInstanceOf(TranscoderException.class).hasMessageContaining("unknown flags");
-        // Python clients' flags: pickle is bit 0 like ours, but their zlib bit 3 and text bits 4–5 are not ours.
-        for (int flags : new int[] {8, 16, 32, 1 << 20, 1 << 31}) {
+        // Python clients' zlib bit 3, bits no client sets, and Python's text bits with another.
+        for (int flags : new int[] {8, 32, 1 << 20, 1 << 31, 16 | 1, 4 | 2, 16 | 1 << 8}) {
             assertThatThrownBy(() -> transcoder.decode(new CachedData(flags, "x".getBytes())))
                     .isInstanceOf(TranscoderException.class).hasMessageContaining("unknown flags")
                     .hasMessageContaining("Transcoder.bytes()");
