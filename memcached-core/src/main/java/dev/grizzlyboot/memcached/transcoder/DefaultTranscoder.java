@@ -45,8 +45,8 @@ public final class DefaultTranscoder implements Transcoder<Object> {
     static final int COMPRESSED = 1 << 1;
     private static final int BYTES = SpymemcachedValueType.BYTES.flags();
     /**
-     * The bits Python's clients (pylibmc, pymemcache) set on values that are
-     * UTF-8 text: 16 on a {@code str}, 4 on pylibmc's decimal {@code int}. Read as strings.
+     * The bits Python's clients (pylibmc, pymemcache) set on values that are UTF-8 text: 16 on a
+     * {@code str}, 4 on pylibmc's decimal {@code int}. Read as strings.
      */
     private static final int PYTHON_TEXT = 1 << 2 | 1 << 4;
     private static final int KNOWN_FLAGS = SERIALIZED | COMPRESSED | SpymemcachedValueType.MASK | TextValueType.MASK
