@@ -21,14 +21,7 @@ enum SpymemcachedValueType {
 
     static final int SHIFT = 8;
     static final int MASK = 0xFF << SHIFT;
-    /** By code: every get of a {@code byte[]} looks its type up here. */
-    private static final SpymemcachedValueType[] BY_CODE = new SpymemcachedValueType[(MASK >>> SHIFT) + 1];
-
-    static {
-        for (SpymemcachedValueType type : values()) {
-            BY_CODE[type.code] = type;
-        }
-    }
+    private static final SpymemcachedValueType[] ALL = values();
 
     private final int code;
     private final Function<byte[], Object> decoder;
@@ -43,13 +36,18 @@ enum SpymemcachedValueType {
     }
 
     Object decode(byte[] bytes) {
-        // byte[], the common case, without the call through the decoder (a site shared by every type).
-        return this == BYTES ? bytes : decoder.apply(bytes);
+        return decoder.apply(bytes);
     }
 
     /** The type flagged in bits 8–15, or {@code null} when those bits are 0 or hold a code neither client writes. */
     static SpymemcachedValueType ofFlags(int flags) {
-        return BY_CODE[(flags & MASK) >>> SHIFT];
+        int code = (flags & MASK) >>> SHIFT;
+        for (SpymemcachedValueType candidate : ALL) {
+            if (candidate.code == code) {
+                return candidate;
+            }
+        }
+        return null;
     }
 
     private static long decodeNumber(byte[] bytes, int maxLength) {

@@ -11,7 +11,7 @@ import java.util.function.Function;
  * read these values as the text they are, never as a number of theirs.
  */
 enum TextValueType {
-    STRING(0, String.class, null),
+    STRING(0, String.class, text -> text),
     BOOLEAN(1, Boolean.class, TextValueType::parseBoolean),
     INTEGER(2, Integer.class, Integer::valueOf),
     LONG(3, Long.class, Long::valueOf),
@@ -25,14 +25,6 @@ enum TextValueType {
     static final int MASK = 0xF << SHIFT;
     /** {@code values()} clones its array on every call, and every encode looks a type up. */
     private static final TextValueType[] ALL = values();
-    /** By code: every decode of text looks its type up here. */
-    private static final TextValueType[] BY_CODE = new TextValueType[(MASK >>> SHIFT) + 1];
-
-    static {
-        for (TextValueType type : ALL) {
-            BY_CODE[type.code] = type;
-        }
-    }
 
     private final int code;
     private final Class<?> type;
@@ -49,9 +41,7 @@ enum TextValueType {
     }
 
     Object decode(byte[] bytes) {
-        String text = new String(bytes, StandardCharsets.UTF_8);
-        // Strings, the common case, without the call through the parser (a site shared by every type).
-        return this == STRING ? text : parser.apply(text);
+        return parser.apply(new String(bytes, StandardCharsets.UTF_8));
     }
 
     static TextValueType ofValue(Object value) {
@@ -64,7 +54,13 @@ enum TextValueType {
     }
 
     static TextValueType ofFlags(int flags) {
-        return BY_CODE[(flags & MASK) >>> SHIFT];
+        int code = (flags & MASK) >>> SHIFT;
+        for (TextValueType candidate : ALL) {
+            if (candidate.code == code) {
+                return candidate;
+            }
+        }
+        return null;
     }
 
     /** Strict, unlike {@link Boolean#valueOf(String)}, which reads anything but "true" as false. */
