@@ -1,6 +1,6 @@
 package dev.grizzlyboot.memcached;
 
-import java.nio.charset.StandardCharsets;
+import dev.grizzlyboot.memcached.internal.protocol.Utf8;
 
 /** Validates keys and encodes them as memcached sees them. Stateless. */
 final class Keys {
@@ -21,24 +21,21 @@ final class Keys {
         if (key == null || key.isEmpty()) {
             throw new InvalidKeyException("memcached keys must not be " + (key == null ? "null" : "empty"));
         }
-        byte[] bytes = key.getBytes(StandardCharsets.UTF_8);
+        byte[] bytes = Utf8.encode(key);
+        if (bytes == null) {
+            // getBytes would write '?' for an unpaired surrogate: this would be another key's item.
+            throw new InvalidKeyException("key holds an unpaired surrogate, which has no UTF-8 form: '"
+                    + printable(key) + "'");
+        }
         if (bytes.length > MAX_LENGTH) {
             throw new InvalidKeyException("key is " + bytes.length + " bytes in UTF-8; memcached allows at most "
                     + MAX_LENGTH + ": '" + key.substring(0, 40) + "...'");
         }
-        boolean questionMark = false;
         for (byte b : bytes) {
             if ((b >= 0 && b <= 0x20) || b == 0x7F) {
                 throw new InvalidKeyException(String.format(
                         "key contains whitespace or control character 0x%02x: '%s'", b, printable(key)));
             }
-            questionMark |= b == '?';
-        }
-        if (questionMark && !StandardCharsets.UTF_8.newEncoder().canEncode(key)) {
-            // getBytes wrote '?' for an unpaired surrogate, which has no UTF-8 form: this would
-            // be another key's item. Only keys whose bytes hold a '?' are checked.
-            throw new InvalidKeyException("key holds an unpaired surrogate, which has no UTF-8 form: '"
-                    + printable(key) + "'");
         }
         return bytes;
     }
