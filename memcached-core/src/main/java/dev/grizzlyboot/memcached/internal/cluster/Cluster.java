@@ -348,11 +348,12 @@ public final class Cluster implements AutoCloseable {
      */
     private <T> boolean rerouteBatch(Node from, KeyedOperation<T> batch) {
         List<String> keys = batch.keys();
+        boolean text = batch instanceof TextBulkRead;
         Map<ConnectionPool, List<Integer>> positions = new IdentityHashMap<>();
         try {
             for (int i = 0; i < keys.size(); i++) {
                 ConnectionPool target = readTarget(keys.get(i).getBytes(StandardCharsets.UTF_8));
-                if (target == from.pool() || (batch instanceof TextBulkRead && target.textBulkReads() == null)) {
+                if (target == from.pool() || (text && target.textBulkReads() == null)) {
                     return false;
                 }
                 positions.computeIfAbsent(target, pool -> new ArrayList<>()).add(i);
@@ -373,7 +374,7 @@ public final class Cluster implements AutoCloseable {
         batch.completeFrom(parts, partPositions);
         for (int i = 0; i < targets.size(); i++) {
             ConnectionPool target = targets.get(i);
-            (batch instanceof TextBulkRead ? target.textBulkReads() : target).send(parts.get(i));
+            (text ? target.textBulkReads() : target).send(parts.get(i));
         }
         return true;
     }

@@ -34,7 +34,6 @@ public abstract class KeyedOperation<T> extends Operation<KeyResult<T>[]> {
     private final String name;
     private final List<String> keys;
     private final KeyHandler<T> handler;
-    private final Outcome silent;
     private final KeyResult<T> silentOutcome;
     private final KeyResult<T>[] results;
     /** Made on the first hit: writes (setMulti, deleteMulti) have none. */
@@ -49,7 +48,6 @@ public abstract class KeyedOperation<T> extends Operation<KeyResult<T>[]> {
         this.name = name;
         this.keys = keys;
         this.handler = handler;
-        this.silent = silentOutcome;
         this.silentOutcome = new KeyResult<>(silentOutcome, null, 0, null);
         this.results = new KeyResult[keys.size()];
     }
@@ -120,7 +118,7 @@ public abstract class KeyedOperation<T> extends Operation<KeyResult<T>[]> {
         for (int i = 0; i < positions.length; i++) {
             partKeys[i] = keys.get(positions[i]);
         }
-        return part(name, List.of(partKeys), positions, remainingNanos(nowNanos), handler, silent);
+        return part(name, List.of(partKeys), positions, remainingNanos(nowNanos), handler, silentOutcome.outcome());
     }
 
     /** The subclass's constructor for {@link #part(int[], long)}: {@code positions} say which of this batch's keys. */
