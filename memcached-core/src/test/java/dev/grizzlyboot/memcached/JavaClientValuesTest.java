@@ -208,7 +208,8 @@ class JavaClientValuesTest {
         return values;
     }
 
-    private static String text(Random random, int length) {
+    /** Random text of exactly {@code length} chars, pairs only (it has a UTF-8 form). */
+    static String text(Random random, int length) {
         StringBuilder text = new StringBuilder(length);
         while (text.length() < length) {
             int codePoint = random.nextInt(0x10FFFF + 1);

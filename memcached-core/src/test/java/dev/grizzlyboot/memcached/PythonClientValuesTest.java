@@ -3,7 +3,6 @@ package dev.grizzlyboot.memcached;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -22,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 import dev.grizzlyboot.memcached.transcoder.Transcoder;
 import dev.grizzlyboot.testsupport.MemcachedExtension;
 import dev.grizzlyboot.testsupport.ProcessOutput;
+import dev.grizzlyboot.testsupport.Python;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -51,7 +51,7 @@ class PythonClientValuesTest {
             Random random = new Random(5);
             List<Object> values = new ArrayList<>(List.of("", "héllo", "日本語 🐻", 42, -7L, 2.5d, true, 'x', new byte[] {0, 1, (byte) 0xFF}));
             for (int size : new int[] {1, 100, 1_000, 4_000}) {
-                values.add(randomText(random, size));
+                values.add(JavaClientValuesTest.text(random, size));
                 byte[] bytes = new byte[size];
                 random.nextBytes(bytes);
                 values.add(bytes);
@@ -99,7 +99,10 @@ class PythonClientValuesTest {
     }
 
     private static List<String> runPython(String prefix, Iterable<String> ourKeys) throws Exception {
-        Process python = new ProcessBuilder(pythonWithClients(), SCRIPT.toString(),
+        String interpreter = Python.withModules("python3 with pylibmc and pymemcache is missing: install them with "
+                + "'sudo apt-get install -y python3-pylibmc python3-pymemcache' (Debian/Ubuntu; .ci/run does) "
+                + "or 'pip install pylibmc pymemcache' for the python3 on the PATH", "pylibmc", "pymemcache");
+        Process python = new ProcessBuilder(interpreter, SCRIPT.toString(),
                 String.valueOf(memcached.first().port()), prefix, "7").start();
         CompletableFuture<String> errors = ProcessOutput.readInBackground(python.getErrorStream());
         CompletableFuture<String> output = ProcessOutput.readInBackground(python.getInputStream());
@@ -109,33 +112,5 @@ class PythonClientValuesTest {
         assertThat(python.waitFor(2, TimeUnit.MINUTES)).as("python_clients.py ended").isTrue();
         assertThat(python.exitValue()).as("python_clients.py failed: %s", errors.get(10, TimeUnit.SECONDS)).isZero();
         return output.get(10, TimeUnit.SECONDS).lines().toList();
-    }
-
-    /** The first python3 that has both clients: the one on the PATH (it may be a pyenv one), else Debian's. */
-    private static String pythonWithClients() throws IOException, InterruptedException {
-        for (String candidate : List.of("python3", "/usr/bin/python3")) {
-            try {
-                Process probe = new ProcessBuilder(candidate, "-c", "import pylibmc, pymemcache").start();
-                if (probe.waitFor(30, TimeUnit.SECONDS) && probe.exitValue() == 0) {
-                    return candidate;
-                }
-            } catch (IOException notThere) {
-                // Try the next one.
-            }
-        }
-        throw new AssertionError("python3 with pylibmc and pymemcache is missing: install them with "
-                + "'sudo apt-get install -y python3-pylibmc python3-pymemcache' (Debian/Ubuntu; .ci/run does) "
-                + "or 'pip install pylibmc pymemcache' for the python3 on the PATH");
-    }
-
-    private static String randomText(Random random, int length) {
-        StringBuilder text = new StringBuilder();
-        while (text.length() < length) {
-            int codePoint = 0x20 + random.nextInt(0x10FFFF - 0x20);
-            if (codePoint < Character.MIN_SURROGATE || codePoint > Character.MAX_SURROGATE) {
-                text.appendCodePoint(codePoint);
-            }
-        }
-        return text.toString();
     }
 }

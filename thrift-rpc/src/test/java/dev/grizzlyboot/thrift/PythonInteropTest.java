@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import java.io.BufferedReader;
-import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -23,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import dev.grizzlyboot.testsupport.ProcessOutput;
+import dev.grizzlyboot.testsupport.Python;
 import dev.grizzlyboot.thrift.client.ThriftClient;
 import dev.grizzlyboot.thrift.server.IoStrategy;
 import dev.grizzlyboot.thrift.server.ThriftServer;
@@ -57,24 +57,9 @@ class PythonInteropTest {
 
     @BeforeAll
     static void findPythonWithThrift() {
-        for (String candidate : List.of("python3", "/usr/bin/python3")) {
-            try {
-                Process probe = new ProcessBuilder(candidate, "-c", "import thrift").redirectErrorStream(true).start();
-                probe.getInputStream().readAllBytes();
-                if (probe.waitFor(30, TimeUnit.SECONDS) && probe.exitValue() == 0) {
-                    python = candidate;
-                    return;
-                }
-            } catch (IOException e) {
-                // not this one
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-        }
-        throw new IllegalStateException("These tests check our Thrift transport against Thrift's Python library, which is "
+        python = Python.withModules("These tests check our Thrift transport against Thrift's Python library, which is "
                 + "missing: install it with 'sudo apt-get install -y python3-thrift' (Debian/Ubuntu; .ci/run does) "
-                + "or 'pip install thrift' for the python3 on the PATH");
+                + "or 'pip install thrift' for the python3 on the PATH", "thrift");
     }
 
     /** Every strategy reads frames its own way; the protocols differ only inside libthrift, so compact once. */
