@@ -17,7 +17,7 @@ public final class Utf8 {
      * given. The first pass only notes whether any surrogate is there; written without an early
      * exit, the JIT vectorizes it (a byte-wise search of the encoded bytes doubled the cost of
      * encoding a 512-byte string, this pass adds about a tenth; a per-byte test in the key check's
-     * loop cost a 64-byte key 17 ns, this pass about 2: docs/benchmarks.md).
+     * loop cost a 64-byte key 17 ns, this pass 9, within the error: docs/benchmarks.md).
      */
     public static byte[] encode(String text) {
         int surrogates = 0;
