@@ -172,13 +172,14 @@ class ReadTimeoutTest {
         processor.registerProcessor("Calculator", new Calculator.Processor<>(handler));
         try (ThriftServer server = ThriftServer.builder(processor).host("127.0.0.1").port(0).build().start();
              ThriftClient client = ThriftClient.builder().server("127.0.0.1", server.port())
-                     .failAfterTimeouts(1).retries(0).healthCheckInterval(Duration.ofMillis(100)).build()) {
+                     .failAfterTimeouts(1).retries(0).healthCheckInterval(Duration.ofSeconds(1)).build()) {
             Calculator.Iface calculator = client.proxyBuilder(Calculator.Iface.class).serviceName("Calculator")
                     .readTimeout("add", Duration.ofMillis(200)).build();
             // The reply comes only once the call has given up, however late its thread runs.
             assertThatThrownBy(() -> calculator.add(BLOCK, 0)).isInstanceOf(ThriftTransportFailureException.class);
-            handler.release();
+            // The call took the server out; the monitor's next probe, up to a second away, brings it back.
             assertThat(client.serversInRotation()).isEmpty();
+            handler.release();
             await().atMost(Duration.ofSeconds(30)).until(() -> client.serversInRotation().size() == 1);
             assertThat(calculator.getStruct(3).getValue()).isEqualTo("value 3");
         }

@@ -112,7 +112,10 @@ class MemcachedActuatorHttpTests {
         assertThat(accepted.statusCode()).as(accepted.body()).isEqualTo(200);
         assertThat(json.readTree(accepted.body()).path("proposedVersion").asLong()).isEqualTo(2);
 
-        await().atMost(Duration.ofSeconds(30)).until(() -> version(readOnly) == 2 && version(writable) == 2);
+        // Members switch at T; the change is recorded as committed just after, and until then a
+        // proposal based on version 1 is refused as "still in progress" with version 1 as current.
+        await().atMost(Duration.ofSeconds(30)).until(() -> version(readOnly) == 2 && version(writable) == 2
+                && committedVersion(writable) == 2);
         JsonNode a = json.readTree(get(readOnly + "/actuator/memcached").body());
         JsonNode b = json.readTree(get(writable + "/actuator/memcached").body());
         assertThat(a.path("servers")).hasSize(3);
@@ -148,6 +151,11 @@ class MemcachedActuatorHttpTests {
 
     private long version(String base) throws IOException, InterruptedException {
         return json.readTree(get(base + "/actuator/memcached").body()).path("serverList").path("version").asLong();
+    }
+
+    private long committedVersion(String base) throws IOException, InterruptedException {
+        return json.readTree(get(base + "/actuator/memcached").body()).path("serverList").path("zookeeper")
+                .path("committedVersion").asLong();
     }
 
     private static String proposal(List<String> servers, long expectedVersion) {
