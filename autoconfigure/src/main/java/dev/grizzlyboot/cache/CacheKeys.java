@@ -5,6 +5,8 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
 
+import dev.grizzlyboot.memcached.MemcachedClient;
+
 /**
  * Maps a cache's keys to memcached keys: {@code prefix:cacheName:generation:key} (the key is its
  * {@code toString()}; {@code :} and {@code %} in the cache name are percent-escaped), or, for keys
@@ -12,14 +14,13 @@ import java.util.Base64;
  * SHA-256 of the key in unpadded base64url. Stateless apart from its fixed namespace; thread-safe.
  *
  * <p>A key is hashed when the whole memcached key would be over 250 UTF-8 bytes, when it holds
- * whitespace or control characters or an unpaired surrogate (the rules memcached-core enforces),
+ * whitespace or control characters or an unpaired surrogate ({@link MemcachedClient#isValidKey}),
  * or when it starts with {@code #} (so a plain key can never look like a hashed one). If even the
  * namespace is unusable (a huge prefix or a cache name with spaces), the whole string is hashed,
  * {@code #} first.
  */
 final class CacheKeys {
 
-    static final int MAX_KEY_BYTES = 250;
     private static final char HASHED = '#';
 
     private final String namespace;
@@ -51,21 +52,7 @@ final class CacheKeys {
     }
 
     private static boolean usable(String key) {
-        if (key.charAt(0) == HASHED) {
-            return false;
-        }
-        // Cheap upper bound first: a char is at most 3 UTF-8 bytes.
-        byte[] bytes = key.length() * 3 <= MAX_KEY_BYTES ? null : key.getBytes(StandardCharsets.UTF_8);
-        if (bytes != null && bytes.length > MAX_KEY_BYTES) {
-            return false;
-        }
-        for (int i = 0; i < key.length(); i++) {
-            char c = key.charAt(i);
-            if (c <= 0x20 || c == 0x7F) {
-                return false;
-            }
-        }
-        return !unpairedSurrogate(key);
+        return key.charAt(0) != HASHED && MemcachedClient.isValidKey(key);
     }
 
     private static String hash(String text) {

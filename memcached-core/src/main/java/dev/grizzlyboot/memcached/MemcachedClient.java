@@ -85,6 +85,19 @@ public final class MemcachedClient implements AutoCloseable {
     }
 
     /**
+     * Whether memcached takes {@code key} as it is: 1 to 250 bytes in UTF-8, no whitespace or
+     * control characters, no unpaired surrogate. Every call with a key that is not throws
+     * {@link InvalidKeyException}; this lets a caller that maps its own keys (a cache, say) hash
+     * those instead. Does not allocate.
+     *
+     * @param key a key, or null
+     * @return false for null and for any key a call would refuse
+     */
+    public static boolean isValidKey(String key) {
+        return Keys.isValid(key);
+    }
+
+    /**
      * The same client with blocking methods.
      *
      * @return the blocking view of this client (one instance, sharing this client's connections)

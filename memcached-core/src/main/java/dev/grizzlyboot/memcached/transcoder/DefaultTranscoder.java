@@ -18,7 +18,6 @@ import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
 
 import dev.grizzlyboot.memcached.TranscoderException;
-import dev.grizzlyboot.memcached.internal.protocol.Utf8;
 
 /**
  * The client's default transcoder. Strings are UTF-8 with flags 0 (readable by any client); boxed

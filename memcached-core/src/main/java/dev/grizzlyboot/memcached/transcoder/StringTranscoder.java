@@ -3,7 +3,6 @@ package dev.grizzlyboot.memcached.transcoder;
 import java.nio.charset.StandardCharsets;
 
 import dev.grizzlyboot.memcached.TranscoderException;
-import dev.grizzlyboot.memcached.internal.protocol.Utf8;
 
 /** UTF-8 strings with flags 0, whatever flags an item read back carries; text without a UTF-8 form is refused. */
 final class StringTranscoder implements Transcoder<String> {

@@ -1,12 +1,12 @@
-package dev.grizzlyboot.memcached.internal.protocol;
+package dev.grizzlyboot.memcached.transcoder;
 
 import java.nio.charset.StandardCharsets;
 
 /**
- * UTF-8 encoding that notices text without a UTF-8 form instead of writing a stand-in: for keys,
- * which would otherwise name another item, and for string values. Stateless.
+ * UTF-8 encoding that notices text without a UTF-8 form instead of writing a stand-in, for string
+ * values. Stateless.
  */
-public final class Utf8 {
+final class Utf8 {
 
     private Utf8() {
     }
@@ -16,10 +16,9 @@ public final class Utf8 {
      * which {@link String#getBytes} would write {@code '?'}: the stored text would not be the text
      * given. The first pass only notes whether any surrogate is there; written without an early
      * exit, the JIT vectorizes it (a byte-wise search of the encoded bytes doubled the cost of
-     * encoding a 512-byte string, this pass adds about a tenth; a per-byte test in the key check's
-     * loop cost a 64-byte key 17 ns, this pass 9, within the error: docs/benchmarks.md).
+     * encoding a 512-byte string, this pass adds about a tenth: docs/benchmarks.md).
      */
-    public static byte[] encode(String text) {
+    static byte[] encode(String text) {
         int surrogates = 0;
         for (int i = 0; i < text.length(); i++) {
             surrogates |= (text.charAt(i) & 0xF800) == 0xD800 ? 1 : 0;
