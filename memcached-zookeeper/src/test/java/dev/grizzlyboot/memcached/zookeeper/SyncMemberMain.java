@@ -27,6 +27,9 @@ public final class SyncMemberMain {
                      .commitDelay(Duration.ofMillis(Long.parseLong(args[3])))
                      .prepareTimeout(Duration.ofMillis(Long.parseLong(args[4])))
                      .sessionTimeout(Duration.ofMillis(Long.parseLong(args[5])))
+                     // A JVM that has just started loads Curator and ZooKeeper as it connects; on a busy
+                     // machine that can take longer than the default 5 s, and it would join as version 0.
+                     .connectionTimeout(Duration.ofSeconds(20))
                      .onApplied(state -> report("APPLIED " + state.version() + " " + state.appliedAtMillis() + " "
                              + state.commitAtMillis()))
                      .start(client)) {
