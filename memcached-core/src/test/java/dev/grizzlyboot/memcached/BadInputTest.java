@@ -3,7 +3,9 @@ package dev.grizzlyboot.memcached;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Random;
 
 import dev.grizzlyboot.testsupport.MemcachedExtension;
 import org.junit.jupiter.api.AfterAll;
@@ -50,7 +52,7 @@ class BadInputTest {
     @ValueSource(strings = {"a\uD800", "\uDC00b", "x\uDBFF\uDBFFy", "?\uDFFF?"})
     void keysWithAnUnpairedSurrogateFailInsteadOfBecomingAnotherKey(String key) {
         // getBytes(UTF_8) writes '?' for the surrogate: the item of this other key.
-        String alias = new String(key.getBytes(java.nio.charset.StandardCharsets.UTF_8), java.nio.charset.StandardCharsets.UTF_8);
+        String alias = new String(key.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8);
         blocking.set(alias, "someone else's", Duration.ZERO);
         assertThatThrownBy(() -> blocking.get(key)).isInstanceOf(InvalidKeyException.class)
                 .hasMessageContaining("unpaired surrogate");
@@ -73,6 +75,42 @@ class BadInputTest {
         assertThat(blocking.get("k".repeat(250))).isEqualTo("edge");
         assertThatThrownBy(() -> blocking.get("é".repeat(126))).isInstanceOf(InvalidKeyException.class);
         assertStillHealthy(connectionsBefore);
+    }
+
+    /**
+     * The server as the oracle of the length rule: generated keys of 240 to 250 bytes mixing 1- to
+     * 4-byte characters are valid here and are the server's keys byte for byte (read back over the
+     * text protocol); one byte more, and both refuse them.
+     */
+    @Test
+    void generatedKeysUpToTheLimitAreTheServersKeysAndOneByteMoreIsRefusedByBoth() {
+        Random random = new Random(251);
+        String[] characters = {"k", "é", "€", "\uD83D\uDC3B"};
+        for (int n = 0; n < 200; n++) {
+            int target = 240 + random.nextInt(11);
+            StringBuilder key = new StringBuilder();
+            int bytes = 0;
+            while (true) {
+                String character = characters[random.nextInt(characters.length)];
+                int width = character.getBytes(StandardCharsets.UTF_8).length;
+                if (bytes + width > target) {
+                    break;
+                }
+                key.append(character);
+                bytes += width;
+            }
+            String fits = key + "k".repeat(target - bytes);
+            String value = "v" + n;
+            assertThat(MemcachedClient.isValidKey(fits)).as(fits).isTrue();
+            blocking.set(fits, value, Duration.ZERO);
+            assertThat(memcached.first().textCommand("get " + fits))
+                    .containsExactly("VALUE " + fits + " 0 " + value.length(), value, "END");
+
+            String over = fits + "k".repeat(Keys.MAX_LENGTH + 1 - target);
+            assertThat(MemcachedClient.isValidKey(over)).as(over).isFalse();
+            assertThatThrownBy(() -> blocking.get(over)).isInstanceOf(InvalidKeyException.class);
+            assertThat(memcached.first().textCommand("get " + over)).singleElement().asString().startsWith("CLIENT_ERROR");
+        }
     }
 
     @Test

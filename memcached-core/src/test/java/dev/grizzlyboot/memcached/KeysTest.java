@@ -26,12 +26,12 @@ class KeysTest {
             String key = generatedKey(random);
             ByteBuffer strict = strictUtf8(key);
             boolean expected = strict != null && isMemcachedKey(strict);
-            assertThat(MemcachedClient.isValidKey(key)).as("%s", escaped(key)).isEqualTo(expected);
+            assertThat(MemcachedClient.isValidKey(key)).as(() -> escaped(key)).isEqualTo(expected);
             if (expected) {
                 valid++;
                 assertThat(Keys.encode(key)).isEqualTo(key.getBytes(StandardCharsets.UTF_8));
             } else {
-                assertThatThrownBy(() -> Keys.encode(key)).as("%s", escaped(key)).isInstanceOf(InvalidKeyException.class)
+                assertThatThrownBy(() -> Keys.encode(key)).as(() -> escaped(key)).isInstanceOf(InvalidKeyException.class)
                         .hasMessageContaining(key.isEmpty() ? "empty" : hasControl(key) ? "control character"
                                 : strict == null ? "unpaired surrogate" : "bytes in UTF-8");
             }
