@@ -19,10 +19,12 @@ import org.apache.thrift.transport.TSocket;
 import org.apache.thrift.transport.TTransport;
 import org.apache.thrift.transport.TTransportException;
 import org.apache.thrift.transport.layered.TFramedTransport;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /** The server's idle timeout ends silent connections but never a call that is still running. */
+@Tag("holds-connections")
 class ServerIdleTimeoutTest {
     private static final Duration IDLE_TIMEOUT = Duration.ofMillis(300);
 

@@ -21,6 +21,7 @@ import dev.grizzlyboot.thrift.server.IoStrategy;
 import dev.grizzlyboot.thrift.server.ThriftServer;
 import dev.grizzlyboot.thrift.tutorial.Calculator;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -119,7 +120,12 @@ class TlsTest {
         }
     }
 
-    /** Replies over TLS go through the filter chain, not straight to the write queue: the same bound holds. */
+    /**
+     * Replies over TLS go through the filter chain, not straight to the write queue: the same bound
+     * holds. Tagged like {@link UnreadRepliesTest}'s cases, it is left out of the newest-libthrift
+     * pass: it holds connections for seconds and touches libthrift only through the processor.
+     */
+    @Tag("holds-connections")
     @ParameterizedTest
     @EnumSource(IoStrategy.class)
     void aClientThatDoesNotReadItsRepliesIsStoppedUntilItReads(IoStrategy strategy) throws Exception {
@@ -128,7 +134,8 @@ class TlsTest {
                 .host("127.0.0.1").port(0).ioStrategy(strategy).workerThreads(4).tls(serverContext, false)
                 .build().start();
              Socket stalled = new Socket()) {
-            UnreadRepliesTest.pipelineWithoutReadingThenRead(server, handler, stalled, clientContext);
+            UnreadRepliesTest.pipelineWithoutReadingThenRead(server, handler, stalled, clientContext,
+                    UnreadRepliesTest.UNREAD);
         }
     }
 

@@ -30,6 +30,7 @@ import dev.grizzlyboot.thrift.server.ThriftServerBuilder;
 import dev.grizzlyboot.thrift.tutorial.Calculator;
 import dev.grizzlyboot.thrift.tutorial.shared.SharedService;
 import dev.grizzlyboot.thrift.tutorial.shared.SharedStruct;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -38,6 +39,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * them without bound: once a connection's write queue is full the server stops reading it, so the
  * client's writes stall, other connections are served, and every reply arrives once it reads.
  */
+@Tag("holds-connections")
 class UnreadRepliesTest {
     private static final int PAYLOAD = 1 << 20;
     /** 64 MB of replies: far more than the socket buffers and the server's bound together. */
@@ -64,6 +66,11 @@ class UnreadRepliesTest {
     private static final int SLOW_CALLS = 96;
     /** Longer than the server takes to make its next reply whenever the bound lets it. */
     private static final Duration STALL = Duration.ofMillis(50);
+    /**
+     * How long a client reads nothing while the server's answers are counted: unbounded, the
+     * server would answer every call well within it (tens of megabytes on loopback).
+     */
+    static final Duration UNREAD = Duration.ofSeconds(1);
 
     @ParameterizedTest
     @EnumSource(IoStrategy.class)
@@ -71,7 +78,7 @@ class UnreadRepliesTest {
         CalculatorHandler handler = new CalculatorHandler();
         try (ThriftServer server = server(strategy, handler).build().start();
              Socket stalled = new Socket()) {
-            pipelineWithoutReadingThenRead(server, handler, stalled, null);
+            pipelineWithoutReadingThenRead(server, handler, stalled, null, UNREAD);
         }
     }
 
@@ -89,7 +96,7 @@ class UnreadRepliesTest {
             // Held for at least two seconds, two idle timeouts, before it reads. Not shorter: on a
             // loaded machine a thread of the client or the server may not run for hundreds of
             // milliseconds, and a connection left without a reply waiting is then rightly idle.
-            pipelineWithoutReadingThenRead(server, handler, stalled, null);
+            pipelineWithoutReadingThenRead(server, handler, stalled, null, Duration.ofSeconds(2));
         }
     }
 
@@ -125,7 +132,7 @@ class UnreadRepliesTest {
 
             await().atMost(Duration.ofSeconds(20)).until(() -> calls.get() > 1);
             // Unbounded, the server would answer all of them (100 MB) within this time.
-            await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+            await().during(UNREAD).atMost(Duration.ofSeconds(10)).untilAsserted(() ->
                     assertThat(calls.get() - 1).as("calls answered while the client reads nothing")
                             .isLessThanOrEqualTo(MOST_LARGE_REPLIES));
 
@@ -236,10 +243,11 @@ class UnreadRepliesTest {
      * Connects {@code stalled} with a small receive buffer, pipelines {@link #CALLS} large echo
      * requests on it without reading, checks that the server stops answering them well before the
      * last while another connection is served, then reads every reply and checks it. With
-     * {@code tls}, the socket is layered over TLS after connecting.
+     * {@code tls}, the socket is layered over TLS after connecting. The client reads nothing for
+     * at least {@code unread} after the first call is answered.
      */
     static void pipelineWithoutReadingThenRead(ThriftServer server, CalculatorHandler handler, Socket stalled,
-                                               SSLContext tls) throws Exception {
+                                               SSLContext tls, Duration unread) throws Exception {
         stalled.setReceiveBufferSize(SMALL_RECEIVE_BUFFER);
         stalled.connect(new InetSocketAddress("127.0.0.1", server.port()));
         Socket socket = tls == null ? stalled
@@ -248,7 +256,7 @@ class UnreadRepliesTest {
 
         await().atMost(Duration.ofSeconds(20)).until(() -> handler.calls.get() > 0);
         // Unbounded, the server would answer all 64 calls within this time.
-        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+        await().during(unread).atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
             assertThat(handler.calls.get()).as("calls answered while the client reads nothing")
                     .isLessThanOrEqualTo(MOST_CALLS_ANSWERED);
             assertThat(writer).as("the client's writes, all taken by the server").isNotDone();
