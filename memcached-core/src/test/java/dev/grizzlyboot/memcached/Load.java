@@ -16,6 +16,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAccumulator;
 
+import dev.grizzlyboot.testsupport.Stalls;
+
 /**
  * Caller threads looping set-then-get over their own keys until stopped, recording successes,
  * errors (type, message, when), wrong values (a get that returns another key's value) and the

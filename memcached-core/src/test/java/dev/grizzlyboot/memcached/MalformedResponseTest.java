@@ -12,6 +12,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 
+import dev.grizzlyboot.testsupport.Stalls;
 import org.junit.jupiter.api.Test;
 
 /**

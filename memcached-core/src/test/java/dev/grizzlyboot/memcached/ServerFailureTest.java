@@ -7,6 +7,7 @@ import java.time.Duration;
 
 import dev.grizzlyboot.testsupport.MemcachedExtension;
 import dev.grizzlyboot.testsupport.MemcachedProcess;
+import dev.grizzlyboot.testsupport.Stalls;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 

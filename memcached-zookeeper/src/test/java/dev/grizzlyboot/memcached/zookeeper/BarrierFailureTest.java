@@ -242,6 +242,6 @@ class BarrierFailureTest {
             first = Math.min(first, switched.appliedAtMillis());
             last = Math.max(last, switched.appliedAtMillis());
         }
-        assertThat(last - first).as("spread of the switch").isLessThanOrEqualTo(TestMember.SWITCH_TOLERANCE_MILLIS);
+        assertThat(last - first).as("spread of the switch").isLessThanOrEqualTo(TestMember.switchTolerance(first, last));
     }
 }

@@ -136,10 +136,11 @@ class RoutingUnderChangeTest {
                         isNew = true;
                     }
                     assertThat(!switched || isNew).as("m%d never goes back to the old ring", i).isTrue();
-                    if (sample.atMillis() < commitAt - TestMember.SWITCH_TOLERANCE_MILLIS) {
+                    long tolerance = TestMember.switchTolerance(commitAt, sample.atMillis());
+                    if (sample.atMillis() < commitAt - tolerance) {
                         assertThat(isNew).as("m%d on the new ring before T", i).isFalse();
                     }
-                    if (sample.atMillis() > commitAt + TestMember.SWITCH_TOLERANCE_MILLIS) {
+                    if (sample.atMillis() > commitAt + tolerance) {
                         assertThat(isNew).as("m%d still on the old ring after T", i).isTrue();
                     }
                     switched = isNew;
@@ -149,7 +150,8 @@ class RoutingUnderChangeTest {
             }
             log.info("{} operations under the change ({} failed); switch ms after T per client: {}", operations.get(),
                     failures.get(), switchOffsets);
-            assertThat(switchOffsets).allSatisfy(offset -> assertThat(Math.abs(offset)).isLessThanOrEqualTo(TestMember.SWITCH_TOLERANCE_MILLIS));
+            assertThat(switchOffsets).allSatisfy(offset -> assertThat(Math.abs(offset))
+                    .isLessThanOrEqualTo(TestMember.switchTolerance(commitAt, commitAt + offset)));
             assertThat(failures.get()).as("operations failed during the change").isZero();
         } finally {
             stop.set(true);

@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 
 import dev.grizzlyboot.memcached.MemcachedClient;
+import dev.grizzlyboot.testsupport.Stalls;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
@@ -31,6 +32,11 @@ final class TestMember implements AutoCloseable {
     static final Duration AWAIT = Duration.ofSeconds(20);
     /** How far apart (or from T) members may switch on this shared, 2-core machine. */
     static final long SWITCH_TOLERANCE_MILLIS = 100;
+    /**
+     * This JVM's stalls, measured while the tests run: a member that switched late because no
+     * thread of this JVM got a CPU (a loaded machine, a long safepoint) is not late by the protocol.
+     */
+    private static final Stalls STALLS = new Stalls();
 
     final MemcachedClient client;
     final ZooKeeperServerListSync sync;
@@ -56,6 +62,15 @@ final class TestMember implements AutoCloseable {
                 .prepareTimeout(PREPARE_TIMEOUT)
                 .sessionTimeout(SESSION_TIMEOUT)
                 .connectionTimeout(SESSION_TIMEOUT)));
+    }
+
+    /**
+     * How far apart two switch times (or a switch and T) may be: {@link #SWITCH_TOLERANCE_MILLIS}
+     * plus however long this JVM was stalled from a tolerance before the earlier to the later.
+     */
+    static long switchTolerance(long earlierMillis, long laterMillis) {
+        long from = Math.min(earlierMillis, laterMillis) - SWITCH_TOLERANCE_MILLIS;
+        return SWITCH_TOLERANCE_MILLIS + STALLS.stalledMillis(from, Math.max(earlierMillis, laterMillis));
     }
 
     SyncState state() {

@@ -70,7 +70,8 @@ class ZooKeeperServerListSyncTest {
             log.info("switch to version 2, ms after T (child first): {}; spread {} ms", offsets,
                     offsets.stream().mapToLong(Long::longValue).max().orElseThrow()
                             - offsets.stream().mapToLong(Long::longValue).min().orElseThrow());
-            assertThat(offsets).allSatisfy(offset -> assertThat(Math.abs(offset)).isLessThanOrEqualTo(TestMember.SWITCH_TOLERANCE_MILLIS));
+            assertThat(offsets).allSatisfy(offset -> assertThat(Math.abs(offset))
+                    .isLessThanOrEqualTo(TestMember.switchTolerance(commitAt, commitAt + offset)));
 
             await().atMost(TestMember.AWAIT).until(() -> members.stream()
                     .allMatch(member -> member.state().committedVersion() == 2 && member.state().phase() == Phase.IN_SYNC));

@@ -1,4 +1,4 @@
-package dev.grizzlyboot.memcached;
+package dev.grizzlyboot.testsupport;
 
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
@@ -11,7 +11,7 @@ import java.util.concurrent.locks.LockSupport;
  * because the client did not run, not because of its server; the tests subtract these stalls
  * from a call's time before they hold it to a bound. Thread-safe.
  */
-final class Stalls implements AutoCloseable {
+public final class Stalls implements AutoCloseable {
 
     private static final long PERIOD_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final long THRESHOLD_MILLIS = 10;
@@ -22,16 +22,20 @@ final class Stalls implements AutoCloseable {
 
     private final ConcurrentLinkedQueue<Stall> stalls = new ConcurrentLinkedQueue<>();
     private final Thread meter;
+    /** Wall-clock milliseconds minus {@link System#nanoTime()} in milliseconds, read once at the start. */
+    private final long wallMinusMonotonicMillis;
     private volatile boolean running = true;
 
-    Stalls() {
+    /** Starts measuring; {@link #close} stops. */
+    public Stalls() {
+        wallMinusMonotonicMillis = System.currentTimeMillis() - TimeUnit.NANOSECONDS.toMillis(System.nanoTime());
         meter = new Thread(this::measure, "stall-meter");
         meter.setDaemon(true);
         meter.start();
     }
 
     /** How long this JVM was stalled between two {@link System#nanoTime()} readings. */
-    long stalledNanos(long fromNanos, long toNanos) {
+    public long stalledNanos(long fromNanos, long toNanos) {
         long total = 0;
         for (Stall stall : stalls) {
             long overlap = Math.min(stall.toNanos, toNanos) - Math.max(stall.fromNanos, fromNanos);
@@ -42,8 +46,18 @@ final class Stalls implements AutoCloseable {
         return total;
     }
 
+    /**
+     * How long this JVM was stalled between two wall-clock times ({@link System#currentTimeMillis()}),
+     * for bounds on times a component reports by the wall clock.
+     */
+    public long stalledMillis(long fromEpochMillis, long toEpochMillis) {
+        long fromNanos = TimeUnit.MILLISECONDS.toNanos(fromEpochMillis - wallMinusMonotonicMillis);
+        long toNanos = TimeUnit.MILLISECONDS.toNanos(toEpochMillis - wallMinusMonotonicMillis);
+        return TimeUnit.NANOSECONDS.toMillis(stalledNanos(fromNanos, toNanos));
+    }
+
     /** How long this JVM was stalled in all since the meter started. */
-    long totalStalledNanos() {
+    public long totalStalledNanos() {
         return stalls.stream().mapToLong(stall -> stall.toNanos - stall.fromNanos).sum();
     }
 
@@ -61,6 +75,7 @@ final class Stalls implements AutoCloseable {
         }
     }
 
+    /** Stops the meter thread. */
     @Override
     public void close() {
         running = false;
