@@ -52,7 +52,7 @@ final class CacheKeys {
     }
 
     private static boolean usable(String key) {
-        return key.charAt(0) != HASHED && MemcachedClient.isValidKey(key);
+        return MemcachedClient.isValidKey(key) && key.charAt(0) != HASHED;
     }
 
     private static String hash(String text) {

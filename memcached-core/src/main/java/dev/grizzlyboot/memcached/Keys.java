@@ -27,7 +27,8 @@ final class Keys {
 
     /** Whether {@link #encode} takes the key; it neither allocates nor throws. */
     static boolean isValid(String key) {
-        if (key == null || key.isEmpty()) {
+        // A key has at least as many UTF-8 bytes as chars, so a longer one is out before the scan.
+        if (key == null || key.isEmpty() || key.length() > MAX_LENGTH) {
             return false;
         }
         int length = utf8Length(key);
@@ -35,28 +36,35 @@ final class Keys {
     }
 
     /**
-     * The key's length in UTF-8, or {@link #INVALID} at the first whitespace or control character
-     * or unpaired surrogate (for which {@link String#getBytes} would write {@code '?'}: another key).
-     * Stops early once past the limit.
+     * The key's length in UTF-8, or {@link #INVALID} if it holds a whitespace or control character
+     * or an unpaired surrogate (for which {@link String#getBytes} would write {@code '?'}: another
+     * key). The scan has no early exit, so the JIT can vectorize it; it counts each surrogate as
+     * three bytes, and only a key that has any is looked at again to pair them.
      */
     private static int utf8Length(String key) {
         int length = 0;
-        for (int i = 0; i < key.length() && length <= MAX_LENGTH; i++) {
+        int controls = 0;
+        int surrogates = 0;
+        for (int i = 0; i < key.length(); i++) {
             char c = key.charAt(i);
-            if (c < 0x80) {
-                if (c <= 0x20 || c == 0x7F) {
-                    return INVALID;
-                }
-                length++;
-            } else if (c < 0x800) {
-                length += 2;
-            } else if (!Character.isSurrogate(c)) {
-                length += 3;
-            } else if (Character.isHighSurrogate(c) && i + 1 < key.length()
-                    && Character.isLowSurrogate(key.charAt(i + 1))) {
-                length += 4;
+            controls |= c <= 0x20 || c == 0x7F ? 1 : 0;
+            surrogates |= (c & 0xF800) == 0xD800 ? 1 : 0;
+            length += c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
+        }
+        if (controls != 0) {
+            return INVALID;
+        }
+        return surrogates == 0 ? length : pairSurrogates(key, length);
+    }
+
+    /** {@code length} with each surrogate pair as its 4 bytes rather than 6, or INVALID at an unpaired one. */
+    private static int pairSurrogates(String key, int length) {
+        for (int i = 0; i < key.length(); i++) {
+            char c = key.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < key.length() && Character.isLowSurrogate(key.charAt(i + 1))) {
+                length -= 2;
                 i++;
-            } else {
+            } else if (Character.isSurrogate(c)) {
                 return INVALID;
             }
         }
@@ -78,7 +86,7 @@ final class Keys {
             return "key holds an unpaired surrogate, which has no UTF-8 form: '" + printable(key) + "'";
         }
         return "key is " + key.getBytes(StandardCharsets.UTF_8).length + " bytes in UTF-8; memcached allows at most "
-                + MAX_LENGTH + ": '" + key.substring(0, 40) + "...'";
+                + MAX_LENGTH + ": '" + printable(key.substring(0, key.offsetByCodePoints(0, 40))) + "...'";
     }
 
     private static String printable(String key) {

@@ -86,9 +86,10 @@ public final class MemcachedClient implements AutoCloseable {
 
     /**
      * Whether memcached takes {@code key} as it is: 1 to 250 bytes in UTF-8, no whitespace or
-     * control characters, no unpaired surrogate. Every call with a key that is not throws
-     * {@link InvalidKeyException}; this lets a caller that maps its own keys (a cache, say) hash
-     * those instead. Does not allocate.
+     * control characters, no unpaired surrogate. An operation on a key that is not fails with
+     * {@link InvalidKeyException} before anything is sent (a failed future, thrown by the blocking
+     * view, a key's {@code ERROR} outcome in a bulk call); this lets a caller that maps its own
+     * keys (a cache, say) hash those instead. Does not allocate; safe from any thread.
      *
      * @param key a key, or null
      * @return false for null and for any key a call would refuse

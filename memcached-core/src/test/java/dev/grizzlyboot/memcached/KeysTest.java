@@ -49,6 +49,10 @@ class KeysTest {
             assertThat(MemcachedClient.isValidKey(fits)).as(character).isTrue();
             assertThat(MemcachedClient.isValidKey(fits + "k")).as(character).isFalse();
         }
+        // The message quotes the key's first 40 code points, never half a pair.
+        String tooLong = "k".repeat(39) + "\uD83D\uDC3B" + "k".repeat(250);
+        assertThatThrownBy(() -> Keys.encode(tooLong)).isInstanceOf(InvalidKeyException.class)
+                .hasMessageContaining("k".repeat(39) + "\uD83D\uDC3B...");
         assertThat(MemcachedClient.isValidKey(null)).isFalse();
         assertThat(MemcachedClient.isValidKey("")).isFalse();
     }
@@ -63,7 +67,8 @@ class KeysTest {
             switch (kind) {
                 case 0, 4, 5, 6, 7, 8, 9, 10, 11 -> key.append((char) ('!' + random.nextInt(94)));
                 case 1 -> key.append((char) (0x80 + random.nextInt(0x780)));
-                case 2 -> key.append((char) (0x800 + random.nextInt(0xD800 - 0x800)));
+                case 2 -> key.append(random.nextBoolean() ? (char) (0x800 + random.nextInt(0xD800 - 0x800))
+                        : (char) (0xE000 + random.nextInt(0x2000)));
                 case 3 -> key.appendCodePoint(0x10000 + random.nextInt(0x100000));
                 case 12 -> key.append(random.nextBoolean() ? (char) random.nextInt(0x21) : '\u007F');
                 case 13 -> key.append((char) (0xD800 + random.nextInt(0x800)));
