@@ -34,7 +34,13 @@ public final class Stalls implements AutoCloseable {
         meter.start();
     }
 
-    /** How long this JVM was stalled between two {@link System#nanoTime()} readings. */
+    /**
+     * How long this JVM was stalled between two {@link System#nanoTime()} readings.
+     *
+     * @param fromNanos the earlier reading
+     * @param toNanos   the later reading
+     * @return the stalled nanoseconds in that span, as far as the meter has seen them
+     */
     public long stalledNanos(long fromNanos, long toNanos) {
         long total = 0;
         for (Stall stall : stalls) {
@@ -48,7 +54,12 @@ public final class Stalls implements AutoCloseable {
 
     /**
      * How long this JVM was stalled between two wall-clock times ({@link System#currentTimeMillis()}),
-     * for bounds on times a component reports by the wall clock.
+     * for bounds on times a component reports by the wall clock. The two clocks are related once,
+     * when the meter starts; a step of the wall clock after that shifts the span.
+     *
+     * @param fromEpochMillis the earlier time
+     * @param toEpochMillis   the later time
+     * @return the stalled milliseconds in that span, as far as the meter has seen them
      */
     public long stalledMillis(long fromEpochMillis, long toEpochMillis) {
         long fromNanos = TimeUnit.MILLISECONDS.toNanos(fromEpochMillis - wallMinusMonotonicMillis);
@@ -56,7 +67,11 @@ public final class Stalls implements AutoCloseable {
         return TimeUnit.NANOSECONDS.toMillis(stalledNanos(fromNanos, toNanos));
     }
 
-    /** How long this JVM was stalled in all since the meter started. */
+    /**
+     * How long this JVM was stalled in all since the meter started.
+     *
+     * @return the stalled nanoseconds
+     */
     public long totalStalledNanos() {
         return stalls.stream().mapToLong(stall -> stall.toNanos - stall.fromNanos).sum();
     }

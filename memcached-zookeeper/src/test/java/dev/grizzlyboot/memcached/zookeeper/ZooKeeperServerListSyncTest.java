@@ -67,9 +67,10 @@ class ZooKeeperServerListSyncTest {
                 offsets.add(switched.appliedAtMillis() - commitAt);
                 assertThat(member.client.servers()).hasToString(after.toString());
             }
-            log.info("switch to version 2, ms after T (child first): {}; spread {} ms", offsets,
+            log.info("switch to version 2, ms after T (child first): {}; spread {} ms; tolerances: {}", offsets,
                     offsets.stream().mapToLong(Long::longValue).max().orElseThrow()
-                            - offsets.stream().mapToLong(Long::longValue).min().orElseThrow());
+                            - offsets.stream().mapToLong(Long::longValue).min().orElseThrow(),
+                    offsets.stream().map(offset -> TestMember.switchTolerance(commitAt, commitAt + offset)).toList());
             assertThat(offsets).allSatisfy(offset -> assertThat(Math.abs(offset))
                     .isLessThanOrEqualTo(TestMember.switchTolerance(commitAt, commitAt + offset)));
 
