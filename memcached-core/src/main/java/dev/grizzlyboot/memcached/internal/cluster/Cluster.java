@@ -363,19 +363,16 @@ public final class Cluster implements AutoCloseable {
             return true;
         }
         long now = System.nanoTime();
-        List<ConnectionPool> targets = new ArrayList<>(positions.keySet());
-        List<KeyedOperation<T>> parts = new ArrayList<>();
-        List<int[]> partPositions = new ArrayList<>();
-        for (ConnectionPool target : targets) {
-            int[] part = positions.get(target).stream().mapToInt(Integer::intValue).toArray();
+        List<KeyedOperation<T>> parts = new ArrayList<>(positions.size());
+        List<int[]> partPositions = new ArrayList<>(positions.size());
+        for (Map.Entry<ConnectionPool, List<Integer>> target : positions.entrySet()) {
+            int[] part = target.getValue().stream().mapToInt(Integer::intValue).toArray();
+            KeyedOperation<T> operation = batch.part(part, now);
             partPositions.add(part);
-            parts.add(batch.part(part, now));
+            parts.add(operation);
+            (text ? target.getKey().textBulkReads() : target.getKey()).send(operation);
         }
         batch.completeFrom(parts, partPositions);
-        for (int i = 0; i < targets.size(); i++) {
-            ConnectionPool target = targets.get(i);
-            (text ? target.textBulkReads() : target).send(parts.get(i));
-        }
         return true;
     }
 
