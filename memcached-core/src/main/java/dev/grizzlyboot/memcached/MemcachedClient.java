@@ -64,7 +64,7 @@ public final class MemcachedClient implements AutoCloseable {
         this.cluster = new Cluster(servers, weights, clusterSettings,
                 (server, events) -> new ConnectionPool(server.host(), server.port(), transport, poolSettings, events,
                         textBulkReads),
-                operationTimeout.multipliedBy(2));
+                Keys::encode, operationTimeout.multipliedBy(2));
         cluster.maintain(System.nanoTime(), false);
         meters.bind(cluster, near);
         this.commands = new Commands(cluster, new Dispatch(cluster, operationTimeout.toNanos(), near, meters),
@@ -122,6 +122,7 @@ public final class MemcachedClient implements AutoCloseable {
      *
      * @param key the key (at most 250 bytes of UTF-8, no spaces or control characters)
      * @return the server a read of {@code key} goes to
+     * @throws InvalidKeyException        if no call would take the key (see {@link #isValidKey})
      * @throws ServerUnavailableException if no server can take the key
      */
     public ServerAddress serverFor(String key) {
@@ -133,6 +134,7 @@ public final class MemcachedClient implements AutoCloseable {
      *
      * @param key the key (at most 250 bytes of UTF-8, no spaces or control characters)
      * @return the server that owns {@code key} on the full ring
+     * @throws InvalidKeyException if no call would take the key (see {@link #isValidKey})
      */
     public ServerAddress ownerOf(String key) {
         return cluster.ownerOf(key);

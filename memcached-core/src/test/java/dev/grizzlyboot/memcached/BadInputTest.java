@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Random;
 
+import dev.grizzlyboot.memcached.cluster.ServerListChange;
 import dev.grizzlyboot.testsupport.MemcachedExtension;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -62,6 +64,33 @@ class BadInputTest {
         String paired = key.replaceAll("[\uD800-\uDFFF]", "\uD83D\uDE00");
         blocking.set(paired, "mine", Duration.ZERO);
         assertThat(blocking.get(paired)).isEqualTo("mine");
+    }
+
+    /** A lookup that hashed a refused key's {@code '?'} form would name the owner of another key. */
+    @ParameterizedTest
+    @ValueSource(strings = {"", "has space", "nul\u0000byte", "a\uD800", "\uDC00b", "x\uDBFF\uDBFFy"})
+    void routingLookupsRefuseTheKeysCallsRefuse(String key) {
+        assertRoutingLookupsRefuse(key);
+    }
+
+    @Test
+    void routingLookupsRefuseNullAndOverlongKeys() {
+        assertRoutingLookupsRefuse(null);
+        assertRoutingLookupsRefuse("k".repeat(251));
+        assertRoutingLookupsRefuse("é".repeat(126));
+        String longest = "é".repeat(125);
+        assertThat(client.ownerOf(longest)).isEqualTo(client.servers().get(0));
+    }
+
+    private static void assertRoutingLookupsRefuse(String key) {
+        assertThatThrownBy(() -> client.serverFor(key)).isInstanceOf(InvalidKeyException.class);
+        assertThatThrownBy(() -> client.ownerOf(key)).isInstanceOf(InvalidKeyException.class);
+        ServerListChange change = client.prepareServers(List.of(memcached.addressList()));
+        try {
+            assertThatThrownBy(() -> change.ownerOf(key)).isInstanceOf(InvalidKeyException.class);
+        } finally {
+            change.discard();
+        }
     }
 
     @Test

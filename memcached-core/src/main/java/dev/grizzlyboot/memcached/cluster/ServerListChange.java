@@ -22,6 +22,8 @@ public interface ServerListChange {
      *
      * @param key the key
      * @return the key's owner on the new ring
+     * @throws dev.grizzlyboot.memcached.InvalidKeyException if no call would take the key
+     *     ({@link dev.grizzlyboot.memcached.MemcachedClient#isValidKey})
      */
     ServerAddress ownerOf(String key);
 

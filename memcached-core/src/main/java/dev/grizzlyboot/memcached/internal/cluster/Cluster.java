@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
 
 import dev.grizzlyboot.memcached.MemcachedException;
 import dev.grizzlyboot.memcached.cluster.ServerAddress;
@@ -42,6 +43,7 @@ public final class Cluster implements AutoCloseable {
     private final ClusterSettings settings;
     private final PoolFactory pools;
     private final Map<ServerAddress, Integer> weights;
+    private final Function<String, byte[]> keyBytes;
     private final long retireGraceNanos;
     private final Object lock = new Object();
     private final Set<Node> retiring = ConcurrentHashMap.newKeySet();
@@ -57,13 +59,16 @@ public final class Cluster implements AutoCloseable {
      * Connects to {@code servers} (each with the weight in {@code weights}, default 1; the weights
      * also apply when a server joins later).
      *
+     * @param keys        a key's bytes on the ring, for the lookups that take a key as a string;
+     *                    throws for a key no call would take, so a lookup never answers for another key
      * @param retireGrace how long a removed server's pending requests may take before its
      *                    connections close anyway; they close no sooner than half of it
      */
     public Cluster(List<ServerAddress> servers, Map<ServerAddress, Integer> weights, ClusterSettings settings,
-            PoolFactory pools, java.time.Duration retireGrace) {
+            PoolFactory pools, Function<String, byte[]> keys, java.time.Duration retireGrace) {
         this.settings = settings;
         this.pools = pools;
+        this.keyBytes = keys;
         this.retireGraceNanos = retireGrace.toNanos();
         this.weights = new ConcurrentHashMap<>(weights);
         List<Node> nodes = new ArrayList<>();
@@ -114,12 +119,12 @@ public final class Cluster implements AutoCloseable {
 
     /** The server a key is read from now (its owner, or where failover sends it). */
     public ServerAddress serverFor(String key) {
-        return topology.readTarget(key.getBytes(StandardCharsets.UTF_8)).address();
+        return topology.readTarget(keyBytes.apply(key)).address();
     }
 
     /** The server that owns a key by the server list alone, ignoring failures. */
     public ServerAddress ownerOf(String key) {
-        return topology.owner(key).address();
+        return topology.owner(keyBytes.apply(key)).address();
     }
 
     /**
@@ -178,7 +183,7 @@ public final class Cluster implements AutoCloseable {
                 }
                 nodes.add(existing);
             }
-            return new PreparedServerList(this, Topology.of(nodes, settings));
+            return new PreparedServerList(this, Topology.of(nodes, settings), keyBytes);
         }
     }
 

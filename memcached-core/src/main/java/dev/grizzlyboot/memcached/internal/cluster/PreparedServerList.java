@@ -1,6 +1,7 @@
 package dev.grizzlyboot.memcached.internal.cluster;
 
 import java.util.List;
+import java.util.function.Function;
 
 import dev.grizzlyboot.memcached.cluster.ServerAddress;
 import dev.grizzlyboot.memcached.cluster.ServerListChange;
@@ -10,10 +11,12 @@ final class PreparedServerList implements ServerListChange {
 
     private final Cluster cluster;
     private final Topology prepared;
+    private final Function<String, byte[]> keys;
 
-    PreparedServerList(Cluster cluster, Topology prepared) {
+    PreparedServerList(Cluster cluster, Topology prepared, Function<String, byte[]> keys) {
         this.cluster = cluster;
         this.prepared = prepared;
+        this.keys = keys;
     }
 
     @Override
@@ -23,7 +26,7 @@ final class PreparedServerList implements ServerListChange {
 
     @Override
     public ServerAddress ownerOf(String key) {
-        return prepared.owner(key).address();
+        return prepared.owner(keys.apply(key)).address();
     }
 
     @Override

@@ -1,6 +1,5 @@
 package dev.grizzlyboot.memcached.internal.cluster;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -103,8 +102,8 @@ final class Topology {
     }
 
     /** The owner of a key when every server is up: where the key lives by the configured list alone. */
-    Node owner(String key) {
-        return all.locate(key.getBytes(StandardCharsets.UTF_8));
+    Node owner(byte[] key) {
+        return all.locate(key);
     }
 
     private KetamaRing<Node> ring(List<Node> nodes) {
