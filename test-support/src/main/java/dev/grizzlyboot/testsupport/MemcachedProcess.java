@@ -328,6 +328,7 @@ public final class MemcachedProcess implements AutoCloseable {
                         + ": " + lastLogLines());
             }
             if (accepts()) {
+                requireAnsweredByThisProcess();
                 return;
             }
             try {
@@ -340,6 +341,24 @@ public final class MemcachedProcess implements AutoCloseable {
         process.destroyForcibly();
         throw new IllegalStateException("memcached on port " + port + " did not accept connections within "
                 + START_TIMEOUT + ": " + lastLogLines());
+    }
+
+    /**
+     * Fails unless the listener on the port is the process just started: on a port another process
+     * took after it was picked, memcached exits, but the first connection may reach the other one.
+     */
+    private void requireAnsweredByThisProcess() {
+        String answeredPid;
+        try {
+            answeredPid = stats().get("pid");
+        } catch (RuntimeException e) {
+            answeredPid = "no memcached stats (" + e.getMessage() + ")";
+        }
+        if (!String.valueOf(process.pid()).equals(answeredPid)) {
+            process.destroyForcibly();
+            throw new IllegalStateException("port " + port + " is answered by another process than the memcached (pid "
+                    + process.pid() + ") started on it: pid " + answeredPid + "; " + lastLogLines());
+        }
     }
 
     private Socket openSocket() throws IOException {

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
@@ -33,6 +35,32 @@ class MemcachedProcessTest {
         server.restart();
         assertThat(server.port()).isEqualTo(port);
         assertThat(server.textCommand("get k")).containsExactly("END");
+    }
+
+    /** A port another process took meanwhile: its listener must not pass for the memcached started there. */
+    @Test
+    void restartOnAPortAnotherProcessTookFailsInsteadOfTalkingToIt() throws Exception {
+        try (MemcachedProcess server = MemcachedProcess.start()) {
+            server.kill();
+            try (ServerSocket other = new ServerSocket(server.port(), 50, InetAddress.getLoopbackAddress())) {
+                Thread acceptor = new Thread(() -> {
+                    while (!other.isClosed()) {
+                        try (Socket connection = other.accept()) {
+                            connection.getOutputStream().write("VERSION 1.6.0\r\n".getBytes(StandardCharsets.US_ASCII));
+                        } catch (IOException closed) {
+                            // The test is over.
+                        }
+                    }
+                });
+                acceptor.setDaemon(true);
+                acceptor.start();
+                assertThatThrownBy(server::restart).isInstanceOf(IllegalStateException.class)
+                        .hasMessageContaining("port " + server.port());
+                assertThat(server.isRunning()).isFalse();
+                other.close();
+                acceptor.join(5_000);
+            }
+        }
     }
 
     @Test
