@@ -22,6 +22,8 @@ public final class Stalls implements AutoCloseable {
 
     private final ConcurrentLinkedQueue<Stall> stalls = new ConcurrentLinkedQueue<>();
     private final Thread meter;
+    /** When the meter last woke ({@link System#nanoTime()}): stalls before it are recorded. */
+    private volatile long measuredThroughNanos = System.nanoTime();
     /** Wall-clock milliseconds minus {@link System#nanoTime()} in milliseconds, read once at the start. */
     private final long wallMinusMonotonicMillis;
     private volatile boolean running = true;
@@ -39,9 +41,14 @@ public final class Stalls implements AutoCloseable {
      *
      * @param fromNanos the earlier reading
      * @param toNanos   the later reading
-     * @return the stalled nanoseconds in that span, as far as the meter has seen them
+     * @return the stalled nanoseconds in that span; waits (up to a second) for the meter to wake
+     *     after the span's end, as a stall it has not woken from yet is not recorded
      */
     public long stalledNanos(long fromNanos, long toNanos) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+        while (running && measuredThroughNanos - toNanos < 0 && System.nanoTime() - deadline < 0) {
+            LockSupport.parkNanos(PERIOD_NANOS);
+        }
         long total = 0;
         for (Stall stall : stalls) {
             long overlap = Math.min(stall.toNanos, toNanos) - Math.max(stall.fromNanos, fromNanos);
@@ -59,7 +66,7 @@ public final class Stalls implements AutoCloseable {
      *
      * @param fromEpochMillis the earlier time
      * @param toEpochMillis   the later time
-     * @return the stalled milliseconds in that span, as far as the meter has seen them
+     * @return the stalled milliseconds in that span (waiting as {@link #stalledNanos} does)
      */
     public long stalledMillis(long fromEpochMillis, long toEpochMillis) {
         long fromNanos = TimeUnit.MILLISECONDS.toNanos(fromEpochMillis - wallMinusMonotonicMillis);
@@ -86,6 +93,7 @@ public final class Stalls implements AutoCloseable {
             if (now - due > threshold) {
                 stalls.add(new Stall(due, now));
             }
+            measuredThroughNanos = now;
             last = now;
         }
     }

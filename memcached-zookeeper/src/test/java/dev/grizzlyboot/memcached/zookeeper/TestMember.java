@@ -69,8 +69,17 @@ final class TestMember implements AutoCloseable {
      * plus however long this JVM was stalled from a tolerance before the earlier to the later.
      */
     static long switchTolerance(long earlierMillis, long laterMillis) {
-        long from = Math.min(earlierMillis, laterMillis) - SWITCH_TOLERANCE_MILLIS;
-        return SWITCH_TOLERANCE_MILLIS + STALLS.stalledMillis(from, Math.max(earlierMillis, laterMillis));
+        return SWITCH_TOLERANCE_MILLIS + stalledAround(STALLS, earlierMillis, laterMillis);
+    }
+
+    /**
+     * How long the JVM {@code stalls} measures was stalled from a tolerance before the earlier of
+     * two switch times to the later: the allowance {@link #switchTolerance} adds for this JVM, and
+     * a member in another JVM reports for its own.
+     */
+    static long stalledAround(Stalls stalls, long earlierMillis, long laterMillis) {
+        return stalls.stalledMillis(Math.min(earlierMillis, laterMillis) - SWITCH_TOLERANCE_MILLIS,
+                Math.max(earlierMillis, laterMillis));
     }
 
     SyncState state() {
