@@ -430,7 +430,10 @@ public final class MemcachedClient implements AutoCloseable {
      * Adds {@code delta} to a counter and returns the new value; fails with
      * {@link KeyNotFoundException} if the key is not stored. Counters are unsigned 64-bit numbers:
      * a negative {@code delta} (or {@code initial}) fails with {@link IllegalArgumentException}
-     * rather than being sent as a huge one; subtract with {@link #decr}.
+     * rather than being sent as a huge one; subtract with {@link #decr}. The value returned is the
+     * counter's 64 bits, so one above {@link Long#MAX_VALUE} reads negative here
+     * ({@link Long#toUnsignedString(long)} gives memcached's decimal), and an increment past
+     * 2<sup>64</sup>&nbsp;−&nbsp;1 wraps, as memcached does.
      *
      * @param key the key (at most 250 bytes of UTF-8, no spaces or control characters)
      * @param delta how much to add (not negative)
