@@ -433,7 +433,7 @@ public final class MemcachedClient implements AutoCloseable {
      * rather than being sent as a huge one; subtract with {@link #decr}. The value returned is the
      * counter's 64 bits, so one above {@link Long#MAX_VALUE} reads negative here
      * ({@link Long#toUnsignedString(long)} gives memcached's decimal), and an increment past
-     * 2<sup>64</sup>&nbsp;−&nbsp;1 wraps, as memcached does.
+     * 2<sup>64</sup> - 1 wraps, as memcached does.
      *
      * @param key the key (at most 250 bytes of UTF-8, no spaces or control characters)
      * @param delta how much to add (not negative)
