@@ -26,7 +26,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class OlderServerProxy implements AutoCloseable {
 
     private static final int REQUEST_MAGIC = 0x80;
-    private static final int RESPONSE_MAGIC = 0x81;
     private static final int NOOP = 0x0a;
     private static final Set<Integer> UNKNOWN_OPCODES = Set.of(0x1c, 0x1d, 0x1e);
     private static final int UNKNOWN_COMMAND = 0x0081;
@@ -135,7 +134,7 @@ final class OlderServerProxy implements AutoCloseable {
                 if ((header[1] & 0xFF) == NOOP && next != null && next.opaque() == opaque(header)) {
                     replaced.poll();
                     refused.incrementAndGet();
-                    out.write(unknownCommand(next.opcode(), header));
+                    out.write(FakeServer.response(next.opcode(), UNKNOWN_COMMAND, next.opaque(), new byte[0], UNKNOWN_COMMAND_TEXT));
                 } else {
                     out.write(header);
                     out.write(body);
@@ -145,18 +144,6 @@ final class OlderServerProxy implements AutoCloseable {
         } catch (IOException e) {
             // Either side went away.
         }
-    }
-
-    private static byte[] unknownCommand(int opcode, byte[] noopAnswer) {
-        byte[] answer = new byte[24 + UNKNOWN_COMMAND_TEXT.length];
-        answer[0] = (byte) RESPONSE_MAGIC;
-        answer[1] = (byte) opcode;
-        answer[6] = (byte) (UNKNOWN_COMMAND >>> 8);
-        answer[7] = (byte) UNKNOWN_COMMAND;
-        answer[11] = (byte) UNKNOWN_COMMAND_TEXT.length;
-        System.arraycopy(noopAnswer, 12, answer, 12, 4);
-        System.arraycopy(UNKNOWN_COMMAND_TEXT, 0, answer, 24, UNKNOWN_COMMAND_TEXT.length);
-        return answer;
     }
 
     private static void copy(Socket from, Socket to) {
