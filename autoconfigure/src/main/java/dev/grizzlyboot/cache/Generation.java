@@ -12,9 +12,12 @@ import dev.grizzlyboot.memcached.MemcachedClient;
  * memcached sees a bump; each instance keeps a local copy and re-reads it once it is older than
  * the refresh interval, so that a cache read costs one round trip, not two. Thread-safe.
  *
- * <p>The counter is created with the current time in milliseconds, not 0: if memcached evicts or
- * loses it, the re-created counter is larger than every generation used before, so old entries
- * never come back.
+ * <p>The counter is created with the current time in thousandths of a millisecond, not 0: if
+ * memcached evicts or loses it, the re-created counter is larger than every generation used
+ * before, so old entries never come back. Each clear adds one, so the counter stays behind the
+ * clock unless clears run at more than a thousand a millisecond; in milliseconds a burst of
+ * clears faster than one a millisecond ran it ahead, and a counter lost then came back at a
+ * generation already used.
  */
 final class Generation {
 
@@ -61,7 +64,7 @@ final class Generation {
         long sentAt = System.nanoTime();
         long last = lastKnown();
         long floor = last == Long.MIN_VALUE ? last : last + 1;
-        return client.incr(key, 1, System.currentTimeMillis(), NO_EXPIRY)
+        return client.incr(key, 1, freshCounter(), NO_EXPIRY)
                 .thenCompose(value -> atLeast(value, floor))
                 .thenApply(value -> adopt(value, sentAt));
     }
@@ -76,7 +79,7 @@ final class Generation {
             if (refreshing.compareAndSet(null, mine)) {
                 long sentAt = System.nanoTime();
                 // Adding 0 reads the counter and creates it when missing, in one atomic step.
-                client.incr(key, 0, System.currentTimeMillis(), NO_EXPIRY)
+                client.incr(key, 0, freshCounter(), NO_EXPIRY)
                         .thenCompose(value -> atLeast(value, lastKnown()))
                         .whenComplete((value, error) -> refreshed(mine, sentAt, value, error));
                 return mine;
@@ -106,6 +109,11 @@ final class Generation {
             return CompletableFuture.completedFuture(counter);
         }
         return client.incr(key, floor - counter, floor, NO_EXPIRY);
+    }
+
+    /** The value a counter is created with: now, in thousandths of a millisecond. */
+    private static long freshCounter() {
+        return System.currentTimeMillis() * 1000;
     }
 
     private long lastKnown() {

@@ -9,6 +9,8 @@ import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
 
+import dev.grizzlyboot.memcached.CasResult;
+import dev.grizzlyboot.memcached.CasValue;
 import dev.grizzlyboot.memcached.MemcachedClient;
 import dev.grizzlyboot.memcached.MemcachedException;
 import org.springframework.cache.support.AbstractValueAdaptingCache;
@@ -91,11 +93,15 @@ public final class MemcachedCache extends AbstractValueAdaptingCache {
         await(write(key, toStoreValue(value)), "put", key, null);
     }
 
-    /** Stores the value with memcached's {@code add}, so only the first of concurrent writers (in any JVM) wins. */
+    /**
+     * Stores the value with memcached's {@code add}, so only the first of concurrent writers (in
+     * any JVM) wins. A cached {@code null} that a cache allowing nulls wrote is absent to one that
+     * does not, which replaces it (with {@code cas}, so a value written meanwhile still wins).
+     */
     @Override
     public ValueWrapper putIfAbsent(Object key, Object value) {
         Object stored = toStoreValue(value);
-        // The existing entry may expire between a failed add and the read that fetches it: try again, a few times.
+        // The existing entry may expire, or change, between a failed add and what follows: try again, a few times.
         for (int attempt = 0; attempt < 3; attempt++) {
             CompletableFuture<Boolean> add = generation.current()
                     .thenCompose(current -> client.add(keys.entryKey(current, key), toMemcached(stored), nextTtl()));
@@ -106,11 +112,25 @@ public final class MemcachedCache extends AbstractValueAdaptingCache {
                 }
                 return null;
             }
-            Object existing = read(key);
-            if (existing != null) {
-                return toValueWrapper(existing);
+            CasValue<Object> existing = await(generation.current()
+                    .thenCompose(current -> client.gets(keys.entryKey(current, key))), "putIfAbsent", key, null);
+            if (existing == null) {
+                continue;
+            }
+            Object found = fromMemcached(existing.value());
+            if (found != null) {
+                return toValueWrapper(found);
+            }
+            CasResult replaced = await(generation.current().thenCompose(current -> client.cas(
+                    keys.entryKey(current, key), toMemcached(stored), existing.cas(), nextTtl())), "putIfAbsent", key, null);
+            if (replaced == CasResult.STORED) {
+                statistics.put();
+                return null;
             }
         }
+        // The entry changed under every try: store it as Cache's own default putIfAbsent would, so
+        // that the answer "stored" is true.
+        put(key, value);
         return null;
     }
 

@@ -156,6 +156,14 @@ class MemcachedCacheTest {
         books.put("shared", null);
         Cache sameNameStrict = strict.getCache("books");
         assertThat(sameNameStrict.get("shared")).isNull();
+        // Absent to it, so putIfAbsent stores there, and says so truly; a null-allowing cache then sees the value.
+        assertThat(sameNameStrict.putIfAbsent("shared", "strict's value")).isNull();
+        assertThat(sameNameStrict.get("shared").get()).isEqualTo("strict's value");
+        assertThat(books.get("shared").get()).isEqualTo("strict's value");
+        assertThat(books.putIfAbsent("shared", "other").get()).isEqualTo("strict's value");
+        // To the cache that wrote it, a cached null is present.
+        books.put("null-for-books", null);
+        assertThat(books.putIfAbsent("null-for-books", "x")).isNotNull().extracting(Cache.ValueWrapper::get).isNull();
     }
 
     @Test
