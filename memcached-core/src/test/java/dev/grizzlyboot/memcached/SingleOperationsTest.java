@@ -129,20 +129,22 @@ class SingleOperationsTest {
         assertThat(blocking.get(key, Transcoder.string())).isEqualTo("42");
     }
 
-    /** Above {@link Long#MAX_VALUE} a counter comes back as its 64 bits, which the server's own text reads unsigned. */
+    /**
+     * Above {@link Long#MAX_VALUE} a counter comes back as its 64 bits, which the server's own text
+     * reads unsigned. Every increment here starts below 2^63: memcached before 1.6.22 may refuse one
+     * that starts above as non-numeric (its check for a minus sign reads past the item's data).
+     */
     @Test
-    void countersUseAllSixtyFourBitsUnsignedAndWrapAsMemcachedDoes() {
+    void countersUseAllSixtyFourBitsUnsigned() {
         String key = key();
         blocking.set(key, Long.toUnsignedString(Long.MAX_VALUE), Duration.ZERO);
         long above = blocking.incr(key, 1);
         assertThat(Long.toUnsignedString(above)).isEqualTo("9223372036854775808")
                 .isEqualTo(memcached.first().textCommand("get " + key).get(1));
-        long highest = blocking.incr(key, Long.MAX_VALUE);
-        assertThat(highest).isEqualTo(-1L);
-        assertThat(memcached.first().textCommand("get " + key).get(1)).isEqualTo("18446744073709551615");
-        assertThat(blocking.incr(key, 2)).as("wrapped past 2^64 - 1").isEqualTo(1);
-        assertThat(blocking.decr(key, 5)).as("stops at 0").isZero();
-        assertThat(blocking.incr(key + "-initial", 0, -2L >>> 1, Duration.ZERO)).isEqualTo(Long.MAX_VALUE);
+        blocking.set(key, Long.toUnsignedString(Long.MAX_VALUE), Duration.ZERO);
+        assertThat(blocking.incr(key, Long.MAX_VALUE)).isEqualTo(-2L);
+        assertThat(memcached.first().textCommand("get " + key).get(1)).isEqualTo("18446744073709551614");
+        assertThat(blocking.incr(key + "-initial", 0, Long.MAX_VALUE, Duration.ZERO)).isEqualTo(Long.MAX_VALUE);
     }
 
     @Test
