@@ -59,16 +59,16 @@ public final class Cluster implements AutoCloseable {
      * Connects to {@code servers} (each with the weight in {@code weights}, default 1; the weights
      * also apply when a server joins later).
      *
-     * @param keys        a key's bytes on the ring, for the lookups that take a key as a string;
+     * @param keyBytes    a key's bytes on the ring, for the lookups that take a key as a string;
      *                    throws for a key no call would take, so a lookup never answers for another key
      * @param retireGrace how long a removed server's pending requests may take before its
      *                    connections close anyway; they close no sooner than half of it
      */
     public Cluster(List<ServerAddress> servers, Map<ServerAddress, Integer> weights, ClusterSettings settings,
-            PoolFactory pools, Function<String, byte[]> keys, java.time.Duration retireGrace) {
+            PoolFactory pools, Function<String, byte[]> keyBytes, java.time.Duration retireGrace) {
         this.settings = settings;
         this.pools = pools;
-        this.keyBytes = keys;
+        this.keyBytes = keyBytes;
         this.retireGraceNanos = retireGrace.toNanos();
         this.weights = new ConcurrentHashMap<>(weights);
         List<Node> nodes = new ArrayList<>();

@@ -11,12 +11,12 @@ final class PreparedServerList implements ServerListChange {
 
     private final Cluster cluster;
     private final Topology prepared;
-    private final Function<String, byte[]> keys;
+    private final Function<String, byte[]> keyBytes;
 
-    PreparedServerList(Cluster cluster, Topology prepared, Function<String, byte[]> keys) {
+    PreparedServerList(Cluster cluster, Topology prepared, Function<String, byte[]> keyBytes) {
         this.cluster = cluster;
         this.prepared = prepared;
-        this.keys = keys;
+        this.keyBytes = keyBytes;
     }
 
     @Override
@@ -26,7 +26,7 @@ final class PreparedServerList implements ServerListChange {
 
     @Override
     public ServerAddress ownerOf(String key) {
-        return prepared.owner(keys.apply(key)).address();
+        return prepared.owner(keyBytes.apply(key)).address();
     }
 
     @Override
