@@ -355,7 +355,7 @@ public final class MemcachedProcess implements AutoCloseable {
             answeredPid = "no memcached stats (" + e.getMessage() + ")";
         }
         if (!String.valueOf(process.pid()).equals(answeredPid)) {
-            process.destroyForcibly();
+            ProcessSignals.kill(process);
             throw new IllegalStateException("port " + port + " is answered by another process than the memcached (pid "
                     + process.pid() + ") started on it: pid " + answeredPid + "; " + lastLogLines());
         }
