@@ -1,6 +1,7 @@
 package dev.grizzlyboot.memcached;
 
 import java.io.DataInputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -40,6 +41,7 @@ final class OlderServerProxy implements AutoCloseable {
     private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
     private final AtomicInteger connections = new AtomicInteger();
     private final AtomicInteger refused = new AtomicInteger();
+    private final AtomicInteger closedByClient = new AtomicInteger();
 
     OlderServerProxy(int targetPort) throws IOException {
         this.targetPort = targetPort;
@@ -56,6 +58,11 @@ final class OlderServerProxy implements AutoCloseable {
     /** Connections the client opened to this server so far. */
     int connectionsAccepted() {
         return connections.get();
+    }
+
+    /** Connections the client closed so far. */
+    int connectionsClosedByClient() {
+        return closedByClient.get();
     }
 
     /** Requests answered with {@code UNKNOWN_COMMAND} so far. */
@@ -85,12 +92,14 @@ final class OlderServerProxy implements AutoCloseable {
             OutputStream toServer = server.getOutputStream();
             int first = in.read();
             if (first < 0) {
+                closedByClient.incrementAndGet();
                 return;
             }
             if (first != REQUEST_MAGIC) {
                 toServer.write(first);
                 start(() -> copy(server, client), "older-memcached-text-answers");
                 in.transferTo(toServer);
+                closedByClient.incrementAndGet();
                 return;
             }
             Queue<Refused> replaced = new ConcurrentLinkedQueue<>();
@@ -116,6 +125,8 @@ final class OlderServerProxy implements AutoCloseable {
                 toServer.flush();
                 requests.readFully(header);
             }
+        } catch (EOFException e) {
+            closedByClient.incrementAndGet();
         } catch (IOException e) {
             // Either side went away; closing both ends the other direction too.
         }
