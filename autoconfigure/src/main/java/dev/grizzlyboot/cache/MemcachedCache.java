@@ -9,6 +9,7 @@ import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
 
+import dev.grizzlyboot.memcached.BlockingMemcachedClient;
 import dev.grizzlyboot.memcached.CasResult;
 import dev.grizzlyboot.memcached.CasValue;
 import dev.grizzlyboot.memcached.MemcachedClient;
@@ -96,42 +97,44 @@ public final class MemcachedCache extends AbstractValueAdaptingCache {
     /**
      * Stores the value with memcached's {@code add}, so only the first of concurrent writers (in
      * any JVM) wins. A cached {@code null} that a cache allowing nulls wrote is absent to one that
-     * does not, which replaces it (with {@code cas}, so a value written meanwhile still wins).
+     * does not, which replaces it with {@code cas}, so that a value written meanwhile still wins.
+     * A failure, or an entry that changes under every try, skips the write as other writes are
+     * skipped when memcached fails.
      */
     @Override
     public ValueWrapper putIfAbsent(Object key, Object value) {
         Object stored = toStoreValue(value);
-        // The existing entry may expire, or change, between a failed add and what follows: try again, a few times.
-        for (int attempt = 0; attempt < 3; attempt++) {
-            CompletableFuture<Boolean> add = generation.current()
-                    .thenCompose(current -> client.add(keys.entryKey(current, key), toMemcached(stored), nextTtl()));
-            Boolean added = await(add, "putIfAbsent", key, null);
-            if (added == null || added) {
-                if (added != null) {
+        BlockingMemcachedClient blocking = client.blocking();
+        try {
+            // The entry may expire, or change, between a failed add and what follows: try again, a few times.
+            for (int attempt = 0; attempt < 3; attempt++) {
+                String entryKey = keys.entryKey(blocking.await(generation.current(), 1), key);
+                if (blocking.await(client.add(entryKey, toMemcached(stored), nextTtl()), 1)) {
                     statistics.put();
+                    return null;
                 }
-                return null;
+                CasValue<Object> existing = blocking.await(client.gets(entryKey), 1);
+                if (existing == null) {
+                    continue;
+                }
+                Object found = fromMemcached(existing.value());
+                if (found != null) {
+                    return toValueWrapper(found);
+                }
+                if (existing.cas() == 0) {
+                    throw new MemcachedException("memcached gave the cached null of '" + entryKey
+                            + "' no CAS token (started with -C?), so it cannot be replaced safely");
+                }
+                if (blocking.await(client.cas(entryKey, toMemcached(stored), existing.cas(), nextTtl()), 1)
+                        == CasResult.STORED) {
+                    statistics.put();
+                    return null;
+                }
             }
-            CasValue<Object> existing = await(generation.current()
-                    .thenCompose(current -> client.gets(keys.entryKey(current, key))), "putIfAbsent", key, null);
-            if (existing == null) {
-                continue;
-            }
-            Object found = fromMemcached(existing.value());
-            if (found != null) {
-                return toValueWrapper(found);
-            }
-            CasResult replaced = await(generation.current().thenCompose(current -> client.cas(
-                    keys.entryKey(current, key), toMemcached(stored), existing.cas(), nextTtl())), "putIfAbsent", key, null);
-            if (replaced == CasResult.STORED) {
-                statistics.put();
-                return null;
-            }
+            throw new MemcachedException("the entry '" + key + "' changed under each of 3 tries to add it");
+        } catch (RuntimeException e) {
+            return errors.handle("putIfAbsent", key, e, null);
         }
-        // The entry changed under every try: store it as Cache's own default putIfAbsent would, so
-        // that the answer "stored" is true.
-        put(key, value);
-        return null;
     }
 
     @Override

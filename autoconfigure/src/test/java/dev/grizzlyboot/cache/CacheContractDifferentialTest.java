@@ -533,7 +533,7 @@ class CacheContractDifferentialTest {
      * get(key, Callable) with a loader that returns a value, returns null, or throws an unchecked or a
      * checked exception. (Loaders throwing an {@link Error} are left out: ConcurrentMapCache wraps any
      * Throwable in ValueRetrievalException, MemcachedCache, like Spring's CaffeineCache, only
-     * exceptions; see the audit report.)
+     * exceptions.)
      */
     private static Op getWithLoader(Random random, int cache, Sample key, int step) {
         int kind = random.nextInt(100);

@@ -12,9 +12,11 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.grizzlyboot.memcached.MemcachedClient;
+import dev.grizzlyboot.memcached.MemcachedException;
 import dev.grizzlyboot.memcached.TranscoderException;
 import dev.grizzlyboot.memcached.transcoder.DefaultTranscoder;
 import dev.grizzlyboot.testsupport.MemcachedExtension;
+import dev.grizzlyboot.testsupport.MemcachedOptions;
 import dev.grizzlyboot.testsupport.MemcachedProcess;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -166,6 +168,25 @@ class MemcachedCacheTest {
         assertThat(books.putIfAbsent("null-for-books", "x")).isNotNull().extracting(Cache.ValueWrapper::get).isNull();
     }
 
+    /** memcached started with {@code -C} gives no CAS tokens: a cached null cannot be replaced safely, so it is not. */
+    @Test
+    void putIfAbsentOverACachedNullIsSkippedWhenMemcachedKeepsNoCasTokens() {
+        try (MemcachedProcess noCas = MemcachedProcess.start(MemcachedOptions.defaults().withExtraArguments("-C"));
+             MemcachedClient noCasClient = TestClients.connect(noCas.address())) {
+            Cache allowing = MemcachedCacheManager.builder(noCasClient).build().getCache("books");
+            allowing.put("k", null);
+            MemcachedCacheConfiguration strict = MemcachedCacheConfiguration.defaultCacheConfig().cacheNullValues(false);
+            Cache skipping = MemcachedCacheManager.builder(noCasClient).cacheDefaults(strict).build().getCache("books");
+            Cache throwing = MemcachedCacheManager.builder(noCasClient).cacheDefaults(strict).propagateErrors(true).build()
+                    .getCache("books");
+
+            assertThat(skipping.putIfAbsent("k", "v")).isNull();
+            assertThatThrownBy(() -> throwing.putIfAbsent("k", "v")).isInstanceOf(MemcachedException.class)
+                    .hasMessageContaining("no CAS token");
+            assertThat(allowing.get("k")).as("the cached null, untouched").isNotNull().extracting(Cache.ValueWrapper::get).isNull();
+        }
+    }
+
     @Test
     void longNonAsciiAndUnsafeKeysAllWorkAndStayApart() {
         List<Object> keys = List.of("k".repeat(1_000), "k".repeat(999) + "x", "ключ-日本-🐻", "é".repeat(500),
@@ -207,6 +228,11 @@ class MemcachedCacheTest {
         MemcachedCacheManager throwing = MemcachedCacheManager.builder(client).propagateErrors(true).build();
         assertThatThrownBy(() -> throwing.getCache("books").get("dune")).isInstanceOf(TranscoderException.class)
                 .hasMessageContaining("allow");
+
+        // A putIfAbsent that cannot read what is there skips the write: it never replaces it.
+        assertThat(books.putIfAbsent("dune", "another book")).isNull();
+        assertThatThrownBy(() -> throwing.getCache("books").putIfAbsent("dune", "another book"))
+                .isInstanceOf(TranscoderException.class);
 
         try (MemcachedClient allowing = TestClients.patient(server.address())
                 .transcoder(DefaultTranscoder.builder().allow("dev.grizzlyboot.cache.*").build()).build()) {

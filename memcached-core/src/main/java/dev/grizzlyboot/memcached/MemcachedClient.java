@@ -432,8 +432,7 @@ public final class MemcachedClient implements AutoCloseable {
      * a negative {@code delta} (or {@code initial}) fails with {@link IllegalArgumentException}
      * rather than being sent as a huge one; subtract with {@link #decr}. The value returned is the
      * counter's 64 bits, so one above {@link Long#MAX_VALUE} reads negative here
-     * ({@link Long#toUnsignedString(long)} gives memcached's decimal), and an increment past
-     * 2<sup>64</sup> - 1 wraps, as memcached does.
+     * ({@link Long#toUnsignedString(long)} gives memcached's decimal).
      *
      * @param key the key (at most 250 bytes of UTF-8, no spaces or control characters)
      * @param delta how much to add (not negative)

@@ -24,10 +24,11 @@ import java.util.stream.IntStream;
 import dev.grizzlyboot.memcached.transcoder.Transcoder;
 import dev.grizzlyboot.testsupport.MemcachedExtension;
 import dev.grizzlyboot.testsupport.MemcachedProcess;
-import net.spy.memcached.BinaryConnectionFactory;
 import net.spy.memcached.CASResponse;
 import net.spy.memcached.CASValue;
 import net.spy.memcached.CachedData;
+import net.spy.memcached.ConnectionFactoryBuilder;
+import net.spy.memcached.ConnectionFactoryBuilder.Protocol;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -80,7 +81,9 @@ class SpymemcachedDifferentialTest {
     @BeforeAll
     static void connect() throws Exception {
         ours = MemcachedClient.builder().servers(memcached.get(0).address()).operationTimeout(Duration.ofSeconds(5)).build();
-        spy = new net.spy.memcached.MemcachedClient(new BinaryConnectionFactory(), List.of(memcached.get(1).socketAddress()));
+        // The same 5 s as ours, so that a stall on a busy machine is not read as a difference.
+        spy = new net.spy.memcached.MemcachedClient(new ConnectionFactoryBuilder().setProtocol(Protocol.BINARY)
+                .setOpTimeout(5_000).build(), List.of(memcached.get(1).socketAddress()));
     }
 
     @AfterAll
