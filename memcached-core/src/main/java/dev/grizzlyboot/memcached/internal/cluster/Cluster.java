@@ -119,12 +119,17 @@ public final class Cluster implements AutoCloseable {
 
     /** The server a key is read from now (its owner, or where failover sends it). */
     public ServerAddress serverFor(String key) {
-        return topology.readTarget(keyBytes.apply(key)).address();
+        return topology.readTarget(keyBytes(key)).address();
+    }
+
+    /** A key's bytes on the ring; throws for a key no call would take. */
+    byte[] keyBytes(String key) {
+        return keyBytes.apply(key);
     }
 
     /** The server that owns a key by the server list alone, ignoring failures. */
     public ServerAddress ownerOf(String key) {
-        return topology.owner(keyBytes.apply(key)).address();
+        return topology.owner(keyBytes(key)).address();
     }
 
     /**
@@ -183,7 +188,7 @@ public final class Cluster implements AutoCloseable {
                 }
                 nodes.add(existing);
             }
-            return new PreparedServerList(this, Topology.of(nodes, settings), keyBytes);
+            return new PreparedServerList(this, Topology.of(nodes, settings));
         }
     }
 

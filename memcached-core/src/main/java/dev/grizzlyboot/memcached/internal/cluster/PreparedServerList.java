@@ -1,7 +1,6 @@
 package dev.grizzlyboot.memcached.internal.cluster;
 
 import java.util.List;
-import java.util.function.Function;
 
 import dev.grizzlyboot.memcached.cluster.ServerAddress;
 import dev.grizzlyboot.memcached.cluster.ServerListChange;
@@ -11,12 +10,10 @@ final class PreparedServerList implements ServerListChange {
 
     private final Cluster cluster;
     private final Topology prepared;
-    private final Function<String, byte[]> keyBytes;
 
-    PreparedServerList(Cluster cluster, Topology prepared, Function<String, byte[]> keyBytes) {
+    PreparedServerList(Cluster cluster, Topology prepared) {
         this.cluster = cluster;
         this.prepared = prepared;
-        this.keyBytes = keyBytes;
     }
 
     @Override
@@ -26,7 +23,7 @@ final class PreparedServerList implements ServerListChange {
 
     @Override
     public ServerAddress ownerOf(String key) {
-        return prepared.owner(keyBytes.apply(key)).address();
+        return prepared.owner(cluster.keyBytes(key)).address();
     }
 
     @Override
