@@ -95,6 +95,16 @@ final class FakeServer implements AutoCloseable {
         return header;
     }
 
+    /** The body length a 24-byte binary header gives (bytes 8–11). */
+    static int bodyLength(byte[] header) {
+        return (header[8] & 0xFF) << 24 | (header[9] & 0xFF) << 16 | (header[10] & 0xFF) << 8 | header[11] & 0xFF;
+    }
+
+    /** The opaque a 24-byte binary header carries (bytes 12–15). */
+    static int opaque(byte[] header) {
+        return (header[12] & 0xFF) << 24 | (header[13] & 0xFF) << 16 | (header[14] & 0xFF) << 8 | header[15] & 0xFF;
+    }
+
     /** A whole response: header (with this opcode and key length), key, then value. */
     static byte[] response(int opcode, int status, int opaque, byte[] key, byte[] value) {
         byte[] response = new byte[24 + key.length + value.length];
@@ -117,8 +127,8 @@ final class FakeServer implements AutoCloseable {
             byte[] header = new byte[24];
             while (true) {
                 in.readFully(header);
-                int bodyLength = ((header[8] & 0xFF) << 24) | ((header[9] & 0xFF) << 16) | ((header[10] & 0xFF) << 8) | (header[11] & 0xFF);
-                int opaque = ((header[12] & 0xFF) << 24) | ((header[13] & 0xFF) << 16) | ((header[14] & 0xFF) << 8) | (header[15] & 0xFF);
+                int bodyLength = bodyLength(header);
+                int opaque = opaque(header);
                 int keyLength = ((header[2] & 0xFF) << 8) | (header[3] & 0xFF);
                 byte[] body = in.readNBytes(bodyLength);
                 receivedKeys.add(new String(body, header[4] & 0xFF, keyLength, StandardCharsets.UTF_8));

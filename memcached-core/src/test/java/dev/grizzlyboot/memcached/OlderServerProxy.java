@@ -109,10 +109,10 @@ final class OlderServerProxy implements AutoCloseable {
             header[0] = (byte) first;
             requests.readFully(header, 1, 23);
             while (true) {
-                byte[] body = requests.readNBytes(bodyLength(header));
+                byte[] body = requests.readNBytes(FakeServer.bodyLength(header));
                 int opcode = header[1] & 0xFF;
                 if (UNKNOWN_OPCODES.contains(opcode)) {
-                    replaced.add(new Refused(opcode, opaque(header)));
+                    replaced.add(new Refused(opcode, FakeServer.opaque(header)));
                     byte[] noop = new byte[24];
                     noop[0] = (byte) REQUEST_MAGIC;
                     noop[1] = NOOP;
@@ -140,9 +140,9 @@ final class OlderServerProxy implements AutoCloseable {
             byte[] header = new byte[24];
             while (true) {
                 in.readFully(header);
-                byte[] body = in.readNBytes(bodyLength(header));
+                byte[] body = in.readNBytes(FakeServer.bodyLength(header));
                 Refused next = replaced.peek();
-                if ((header[1] & 0xFF) == NOOP && next != null && next.opaque() == opaque(header)) {
+                if ((header[1] & 0xFF) == NOOP && next != null && next.opaque() == FakeServer.opaque(header)) {
                     replaced.poll();
                     refused.incrementAndGet();
                     out.write(FakeServer.response(next.opcode(), UNKNOWN_COMMAND, next.opaque(), new byte[0], UNKNOWN_COMMAND_TEXT));
@@ -163,14 +163,6 @@ final class OlderServerProxy implements AutoCloseable {
         } catch (IOException e) {
             // Either side went away.
         }
-    }
-
-    private static int bodyLength(byte[] header) {
-        return (header[8] & 0xFF) << 24 | (header[9] & 0xFF) << 16 | (header[10] & 0xFF) << 8 | header[11] & 0xFF;
-    }
-
-    private static int opaque(byte[] header) {
-        return (header[12] & 0xFF) << 24 | (header[13] & 0xFF) << 16 | (header[14] & 0xFF) << 8 | header[15] & 0xFF;
     }
 
     private static void start(Runnable task, String name) {

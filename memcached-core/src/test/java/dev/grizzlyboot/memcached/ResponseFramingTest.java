@@ -65,8 +65,7 @@ class ResponseFramingTest {
     private static int readRequest(DataInputStream in) throws Exception {
         byte[] header = new byte[24];
         in.readFully(header);
-        int bodyLength = ((header[8] & 0xFF) << 24) | ((header[9] & 0xFF) << 16) | ((header[10] & 0xFF) << 8) | (header[11] & 0xFF);
-        in.readFully(new byte[bodyLength]);
-        return ((header[12] & 0xFF) << 24) | ((header[13] & 0xFF) << 16) | ((header[14] & 0xFF) << 8) | (header[15] & 0xFF);
+        in.readFully(new byte[FakeServer.bodyLength(header)]);
+        return FakeServer.opaque(header);
     }
 }
