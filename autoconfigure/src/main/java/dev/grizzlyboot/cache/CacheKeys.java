@@ -31,9 +31,17 @@ final class CacheKeys {
         this.namespace = keyPrefix.isEmpty() ? name : keyPrefix + ":" + name;
     }
 
-    /** The memcached key of an entry in the given generation. */
+    /**
+     * The memcached key of an entry in the given generation.
+     *
+     * @throws IllegalArgumentException if {@code key} is {@code null}: Spring's caches take no
+     *         {@code null} key, and its {@code toString()} form would meet the key {@code "null"}
+     */
     String entryKey(long generation, Object key) {
-        String keyText = String.valueOf(key);
+        if (key == null) {
+            throw new IllegalArgumentException("a cache key must not be null");
+        }
+        String keyText = key.toString();
         String prefix = namespace + ":" + generation + ":";
         String plain = prefix + keyText;
         if (keyText.isEmpty() || keyText.charAt(0) != HASHED) {

@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.grizzlyboot.memcached.MemcachedClient;
@@ -77,6 +79,25 @@ class MemcachedCacheTest {
         assertThat(books.get("a\uD800").get()).isEqualTo("high");
         assertThat(books.get("a\uDC00").get()).isEqualTo("low");
         assertThat(books.get("a?").get()).isEqualTo("question");
+    }
+
+    @Test
+    void aNullKeyIsRefusedByEveryOperationAndNeverMeetsTheKeyNull() {
+        books.put("null", "stored under the text null");
+        Callable<String> loader = () -> "loaded";
+
+        for (Runnable call : List.<Runnable>of(() -> books.get(null), () -> books.get(null, String.class),
+                () -> books.get(null, loader), () -> books.put(null, "x"), () -> books.putIfAbsent(null, "x"),
+                () -> books.evict(null), () -> books.evictIfPresent(null))) {
+            assertThatThrownBy(call::run).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("key must not be null");
+        }
+        assertThat(books.retrieve(null)).failsWithin(Duration.ofSeconds(5))
+                .withThrowableOfType(ExecutionException.class)
+                .withCauseInstanceOf(IllegalArgumentException.class);
+        assertThat(books.retrieve(null, () -> CompletableFuture.completedFuture("loaded")))
+                .failsWithin(Duration.ofSeconds(5)).withThrowableOfType(ExecutionException.class)
+                .withCauseInstanceOf(IllegalArgumentException.class);
+        assertThat(books.get("null").get()).isEqualTo("stored under the text null");
     }
 
     @Test
