@@ -33,7 +33,8 @@ import dev.grizzlyboot.memcached.TranscoderException;
  * that mean something else to another client (a pickle, zlib) are a {@link TranscoderException}.
  *
  * <p>The allow-list always admits {@code java.lang}, {@code java.util}, {@code java.time} and
- * {@code java.math}; add your own classes with {@link Builder#allow(String...)}, in
+ * {@code java.math}, without their sub-packages ({@code java.util.concurrent} needs
+ * {@code allow("java.util.concurrent.**")}); add your own classes with {@link Builder#allow(String...)}, in
  * {@link ObjectInputFilter.Config#createFilter} pattern syntax ({@code com.example.**}).
  * Serialized classes are resolved through {@link Builder#classLoader(ClassLoader)} when one is
  * given (an application whose classes a restart loader reloads, as Spring Boot DevTools does),

@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import dev.grizzlyboot.memcached.TranscoderException;
 import org.junit.jupiter.api.Test;
@@ -67,6 +68,18 @@ class DefaultTranscoderTest {
     void jdkValueTypesDeserializeByDefault() {
         Object value = Map.of("when", Instant.ofEpochSecond(1), "amount", new BigDecimal("1.25"));
         assertThat(transcoder.decode(transcoder.encode(value))).isEqualTo(value);
+    }
+
+    @Test
+    void theJdkPackagesAreAllowedWithoutTheirSubPackages() {
+        CachedData data = transcoder.encode(new ConcurrentHashMap<>(Map.of("k", 1)));
+        assertThatThrownBy(() -> transcoder.decode(data)).isInstanceOf(TranscoderException.class)
+                .hasMessageContaining("allow-list");
+        // One package is not enough: its serialized form holds ReentrantLocks (java.util.concurrent.locks).
+        assertThatThrownBy(() -> DefaultTranscoder.builder().allow("java.util.concurrent.*").build().decode(data))
+                .isInstanceOf(TranscoderException.class);
+        DefaultTranscoder allowing = DefaultTranscoder.builder().allow("java.util.concurrent.**").build();
+        assertThat(allowing.decode(data)).isEqualTo(Map.of("k", 1)).isInstanceOf(ConcurrentHashMap.class);
     }
 
     @Test
