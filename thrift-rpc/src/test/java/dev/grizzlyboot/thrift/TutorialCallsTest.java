@@ -31,6 +31,24 @@ class TutorialCallsTest {
                 .flatMap(strategy -> Stream.of(ThriftProtocol.values()).map(protocol -> Arguments.of(strategy, protocol)));
     }
 
+    @Test
+    void serverListsAreReadAsWrittenAndMalformedEntriesNamed() throws Exception {
+        try (ThriftServer server = ThriftServer.builder(new Calculator.Processor<>(new CalculatorHandler()))
+                .host("127.0.0.1").port(0).build().start();
+             ThriftClient client = ThriftClient.builder().servers(" 127.0.0.1:" + server.port() + " , ,").build();
+             ThriftClient ipv6 = ThriftClient.builder().servers("[::1]:7911").build()) {
+            assertThat(client.servers()).containsExactly("127.0.0.1:" + server.port());
+            assertThat(client.proxy(Calculator.Iface.class).add(1, 2)).isEqualTo(3);
+            // The JDK prints the literal in full (0:0:0:0:0:0:0:1); the brackets keep the port apart.
+            assertThat(ipv6.servers()).singleElement().asString().startsWith("[").endsWith(":1]:7911");
+        }
+        for (String bad : new String[] {"127.0.0.1", ":7911", "127.0.0.1:", "127.0.0.1:x", "127.0.0.1:0",
+                "127.0.0.1:65536", "::1:7911", "[::1:7911", "[::1]x:7911", "[]:7911"}) {
+            assertThatThrownBy(() -> ThriftClient.builder().servers("127.0.0.1:7911," + bad)).as("'%s'", bad)
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'" + bad + "'");
+        }
+    }
+
     @ParameterizedTest(name = "{0} / {1}")
     @MethodSource("strategiesAndProtocols")
     void tutorialCallsWork(IoStrategy strategy, ThriftProtocol protocol) throws Exception {

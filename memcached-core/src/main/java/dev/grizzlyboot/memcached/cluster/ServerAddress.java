@@ -53,6 +53,9 @@ public record ServerAddress(String host, int port) {
             }
             String host = value.substring(1, end);
             String rest = value.substring(end + 1);
+            if (!rest.isEmpty() && rest.charAt(0) != ':') {
+                throw new IllegalArgumentException("expected ':' and a port after ']' in server address '" + text + "'");
+            }
             return new ServerAddress(host, rest.isEmpty() ? DEFAULT_PORT : port(rest.substring(1), text));
         }
         int colon = value.lastIndexOf(':');

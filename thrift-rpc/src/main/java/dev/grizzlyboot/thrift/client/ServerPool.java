@@ -32,7 +32,9 @@ final class ServerPool {
 
     ServerPool(InetSocketAddress address, ConnectionFactory factory, ClientSettings settings) {
         this.address = address;
-        this.name = address.getHostString() + ":" + address.getPort();
+        String host = address.getHostString();
+        // An IPv6 literal in brackets, as written in a server list, so that the port stands apart.
+        this.name = (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + address.getPort();
         this.factory = factory;
         this.settings = settings;
         this.permits = new Semaphore(settings.maxConnections);

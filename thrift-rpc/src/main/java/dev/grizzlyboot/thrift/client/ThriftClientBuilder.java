@@ -52,7 +52,8 @@ public final class ThriftClientBuilder {
     }
 
     /**
-     * Adds servers from a comma-separated {@code host:port} list, as in {@code a:7911,b:7911}.
+     * Adds servers from a comma-separated {@code host:port} list, as in {@code a:7911,b:7911};
+     * an IPv6 literal is written in brackets ({@code [::1]:7911}), and blank entries are skipped.
      *
      * @param hostPorts the list
      * @return this builder
@@ -61,13 +62,32 @@ public final class ThriftClientBuilder {
     public ThriftClientBuilder servers(String hostPorts) {
         for (String entry : hostPorts.split(",")) {
             String trimmed = entry.trim();
-            int colon = trimmed.lastIndexOf(':');
-            if (colon <= 0 || colon == trimmed.length() - 1) {
-                throw new IllegalArgumentException("expected host:port, got '" + trimmed + "'");
+            if (trimmed.isEmpty()) {
+                continue;
             }
-            server(trimmed.substring(0, colon), Integer.parseInt(trimmed.substring(colon + 1)));
+            int colon = trimmed.lastIndexOf(':');
+            String host = colon > 0 ? trimmed.substring(0, colon) : "";
+            if (host.startsWith("[") && host.endsWith("]")) {
+                host = host.substring(1, host.length() - 1);
+            } else if (host.indexOf(':') >= 0 || host.indexOf('[') >= 0 || host.indexOf(']') >= 0) {
+                host = "";
+            }
+            int port = portOrMinusOne(trimmed.substring(colon + 1));
+            if (host.isBlank() || port < 1 || port > 65_535) {
+                throw new IllegalArgumentException("expected host:port (an IPv6 address in brackets, [::1]:7911), got '"
+                        + trimmed + "'");
+            }
+            server(host, port);
         }
         return this;
+    }
+
+    private static int portOrMinusOne(String digits) {
+        try {
+            return Integer.parseInt(digits);
+        } catch (NumberFormatException e) {
+            return -1;
+        }
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.grizzlyboot.memcached.internal.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
@@ -86,6 +87,16 @@ class KetamaRingTest {
         assertThat(ServerAddress.parse(" cache1:11212 ")).hasToString("cache1:11212");
         assertThat(ServerAddress.parse("cache1").port()).isEqualTo(11211);
         assertThat(ServerAddress.parse("[::1]:11213")).isEqualTo(new ServerAddress("::1", 11213)).hasToString("[::1]:11213");
+        assertThat(ServerAddress.parse("[::1]")).isEqualTo(new ServerAddress("::1", 11211));
+    }
+
+    @Test
+    void malformedServerAddressesAreRefusedWithTheirText() {
+        for (String bad : new String[] {"", " ", ":11211", "cache1:", "cache1:x", "cache1:0", "cache1:65536",
+                "::1:11211", "[::1", "[::1]x11211", "[::1]11211", "[::1]:", "[]:11211"}) {
+            assertThatThrownBy(() -> ServerAddress.parse(bad)).as("'%s'", bad).isInstanceOf(IllegalArgumentException.class);
+        }
+        assertThatThrownBy(() -> ServerAddress.parse("[::1]x11211")).hasMessageContaining("'[::1]x11211'");
     }
 
     private static byte[] utf8(String key) {
