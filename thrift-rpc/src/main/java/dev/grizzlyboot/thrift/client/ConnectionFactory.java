@@ -82,10 +82,17 @@ final class ConnectionFactory implements AutoCloseable {
         }
     }
 
-    /** Connects (and for TLS, completes the handshake) within the connect timeout. */
-    PooledConnection open(InetSocketAddress address) throws IOException, TTransportException {
+    /**
+     * Resolves the server's host name afresh, then connects (and for TLS, completes the handshake)
+     * within the connect timeout.
+     */
+    PooledConnection open(InetSocketAddress server) throws IOException, TTransportException {
         long timeoutNanos = settings.connectTimeout.toNanos();
         long deadline = System.nanoTime() + timeoutNanos;
+        InetSocketAddress address = new InetSocketAddress(server.getHostString(), server.getPort());
+        if (address.isUnresolved()) {
+            throw new IOException("cannot resolve the host name of " + server.getHostString() + ":" + server.getPort());
+        }
         Future<Connection> connecting = transport.connect(address);
         Connection<?> connection = await(connecting, timeoutNanos, address);
         try {

@@ -47,7 +47,8 @@ public final class ThriftClientBuilder {
      * @return this builder
      */
     public ThriftClientBuilder server(String host, int port) {
-        servers.add(new InetSocketAddress(Objects.requireNonNull(host, "host"), port));
+        // Resolved at each connect, not here: a name that resolves later, or to a new address, is followed.
+        servers.add(InetSocketAddress.createUnresolved(Objects.requireNonNull(host, "host"), port));
         return this;
     }
 
