@@ -85,7 +85,8 @@ class CallerThreadReadingTest {
 
         assertThatThrownBy(() -> calculator.add(1, 2))
                 .isInstanceOfSatisfying(ThriftTransportFailureException.class,
-                        e -> assertThat(e.getType()).isEqualTo(TTransportException.END_OF_FILE));
+                        e -> assertThat(e).hasMessageContaining("reply frame length " + length + " outside 1..1024")
+                                .satisfies(refused -> assertThat(refused.getType()).isEqualTo(TTransportException.CORRUPTED_DATA)));
         await().atMost(Duration.ofSeconds(5)).until(() -> server.closedByClient.get() == 1);
         assertThat(calculator.add(3, 4)).isEqualTo(7);
     }

@@ -12,7 +12,8 @@ import org.apache.thrift.transport.TTransportException;
 /**
  * Runs one call on a pooled connection with the retry rules: a transport failure (including a
  * reply that does not match the call, which closes that connection) moves on to the next server
- * unless the request was sent and the method is not idempotent; every other outcome
+ * unless the request was sent and the method is not idempotent, or the request was too large to
+ * send (it would be on any server; the connection stays in the pool); every other outcome
  * (a result, a declared exception, a {@code TApplicationException}) returns to the caller as it
  * is. Tells the server's pool about replies and read timeouts, which decide whether the server
  * stays in rotation. Thread-safe.
@@ -75,6 +76,10 @@ final class CallRunner {
                 }
                 boolean sent = connection.transport.requestSent();
                 failure = new ThriftTransportFailureException(pool.name, method, sent, e);
+                if (connection.transport.requestRefused()) {
+                    reusable = true;
+                    throw failure;
+                }
                 if (sent && !options.idempotent()) {
                     throw failure;
                 }

@@ -212,7 +212,9 @@ public final class ThriftClientBuilder {
     }
 
     /**
-     * Sets the largest request or reply frame.
+     * Sets the largest request or reply frame. A larger request is refused unsent, without a retry
+     * and with the connection kept; a larger reply fails its call and closes the connection as soon
+     * as its length is read.
      *
      * @param maxFrameSize bytes, at least 1
      * @return this builder

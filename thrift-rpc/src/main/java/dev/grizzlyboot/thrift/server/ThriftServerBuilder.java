@@ -135,8 +135,9 @@ public final class ThriftServerBuilder {
     }
 
     /**
-     * Sets the largest accepted frame (and message); a longer frame closes the connection as soon
-     * as its length is read.
+     * Sets the largest accepted request frame (and message); a longer frame closes the connection
+     * as soon as its length is read. Replies are sent whatever their size, as libthrift's servers
+     * do: the client's own limit decides whether it takes them.
      *
      * @param maxFrameSize bytes, at least 1
      * @return this builder

@@ -54,6 +54,7 @@ public final class ClientFrameTransport extends FrameTransport {
     private volatile CompletableFuture<Buffer> reply;
     private volatile boolean closed;
     private boolean requestSent;
+    private boolean requestRefused;
 
     /**
      * Attaches a transport to an open connection.
@@ -106,6 +107,7 @@ public final class ClientFrameTransport extends FrameTransport {
     public void beginCall(Duration readTimeout) throws TTransportException {
         this.readTimeout = readTimeout == null ? defaultReadTimeout : readTimeout;
         requestSent = false;
+        requestRefused = false;
         try {
             reader.forCaller();
         } catch (IOException e) {
@@ -122,6 +124,17 @@ public final class ClientFrameTransport extends FrameTransport {
      */
     public boolean requestSent() {
         return requestSent;
+    }
+
+    /**
+     * Tells whether the current call's request was refused unsent because it is larger than the
+     * maximum frame size: the call would fail the same way on any connection, and this one stays
+     * usable.
+     *
+     * @return true if the request was too large to send
+     */
+    public boolean requestRefused() {
+        return requestRefused;
     }
 
     /**
@@ -157,6 +170,14 @@ public final class ClientFrameTransport extends FrameTransport {
     @Override
     @SuppressWarnings({"rawtypes", "unchecked"}) // Grizzly's write generics cannot name Connection<?>'s address type
     void send(byte[] frame, int length) throws TTransportException {
+        if (length > getMaxFrameSize()) {
+            // Nothing is sent, so no reply is owed: the connection stays in step for the next call.
+            matcher.abandon();
+            reply = null;
+            requestRefused = true;
+            throw new TTransportException(TTransportException.CORRUPTED_DATA,
+                    "message of " + length + " bytes exceeds the maximum frame size of " + getMaxFrameSize());
+        }
         if (!isOpen()) {
             throw new TTransportException(TTransportException.NOT_OPEN, "connection is closed");
         }
@@ -271,6 +292,15 @@ public final class ClientFrameTransport extends FrameTransport {
                             "reply out of step, connection closed: " + matcher.refusal()));
                 }
                 close();
+        }
+    }
+
+    /** Called by {@link ThriftFrameFilter} before it closes the connection over a frame it does not take. */
+    void onFrameRefused(String reason) {
+        CompletableFuture<Buffer> pending = reply;
+        if (pending != null) {
+            pending.completeExceptionally(new TTransportException(TTransportException.CORRUPTED_DATA,
+                    "reply " + reason + ", connection closed"));
         }
     }
 

@@ -119,10 +119,6 @@ abstract class FrameTransport extends TEndpointTransport {
         if (length == 0) {
             return;
         }
-        if (length > getMaxFrameSize()) {
-            throw new TTransportException(TTransportException.CORRUPTED_DATA,
-                    "message of " + length + " bytes exceeds the maximum frame size of " + getMaxFrameSize());
-        }
         send(output, length);
     }
 

@@ -55,7 +55,12 @@ public final class ThriftFrameFilter extends BaseFilter {
         if (length > 0 && length <= maxFrameSize) {
             return true;
         }
-        log.debug("closing {}: frame length {} outside 1..{}", connection.getPeerAddress(), length, maxFrameSize);
+        String reason = "frame length " + length + " outside 1.." + maxFrameSize;
+        log.debug("closing {}: {}", connection.getPeerAddress(), reason);
+        ClientFrameTransport client = ClientFrameTransport.ATTACHED.get(connection);
+        if (client != null) {
+            client.onFrameRefused(reason);
+        }
         return false;
     }
 
