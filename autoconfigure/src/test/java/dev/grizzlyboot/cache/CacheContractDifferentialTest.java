@@ -157,6 +157,12 @@ class CacheContractDifferentialTest {
                 oracles[i] = new DocumentedOracle(setup.names().get(i), allowNullValues);
                 assertThat(subjects[i]).as(sequence).isInstanceOf(MemcachedCache.class);
             }
+            // The keys at the 250-byte edge were sized from the documented key shape: a change to it must show here.
+            String mapped = ((MemcachedCache) subjects[0]).memcachedKey("k");
+            if (!mapped.startsWith("#")) {
+                assertThat(mapped.getBytes(StandardCharsets.UTF_8).length - 1).as("namespace of " + mapped)
+                        .isEqualTo(setup.namespaceBytes());
+            }
 
             List<Executed> history = new ArrayList<>();
             Set<String> covered = new LinkedHashSet<>();
