@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.grizzlyboot.thrift.ThriftProtocol;
+import org.springframework.util.unit.DataSize;
 
 /**
  * Settings of one client under {@code grizzly.thrift.clients.<name>}; unset values keep
@@ -50,6 +51,12 @@ public class ThriftClientProperties {
 
     /** How many more servers a call tries after a transport failure. */
     private int retries = 2;
+
+    /**
+     * Largest request or reply frame: a larger request fails at once, unsent; a larger reply fails
+     * its call and closes the connection.
+     */
+    private DataSize maxFrameSize = DataSize.ofBytes(16_384_000);
 
     private final Ssl ssl = new Ssl();
 
@@ -139,6 +146,14 @@ public class ThriftClientProperties {
 
     public void setRetries(int retries) {
         this.retries = retries;
+    }
+
+    public DataSize getMaxFrameSize() {
+        return maxFrameSize;
+    }
+
+    public void setMaxFrameSize(DataSize maxFrameSize) {
+        this.maxFrameSize = maxFrameSize;
     }
 
     public Ssl getSsl() {

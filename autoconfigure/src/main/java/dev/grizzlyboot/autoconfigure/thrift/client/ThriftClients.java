@@ -72,7 +72,8 @@ public final class ThriftClients implements DisposableBean {
                 .readTimeout(properties.getReadTimeout())
                 .maxConnections(properties.getMaxConnections())
                 .idleTimeout(properties.getIdleTimeout())
-                .retries(properties.getRetries());
+                .retries(properties.getRetries())
+                .maxFrameSize(Math.toIntExact(properties.getMaxFrameSize().toBytes()));
         ThriftClientProperties.Ssl ssl = properties.getSsl();
         if (ssl.getBundle() != null) {
             builder.tls(sslBundles.getObject().getBundle(ssl.getBundle()).createSslContext(), ssl.isVerifyHostname());

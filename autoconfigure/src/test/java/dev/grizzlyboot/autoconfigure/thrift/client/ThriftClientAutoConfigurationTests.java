@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -86,6 +87,20 @@ class ThriftClientAutoConfigurationTests {
                                     e -> assertThat(e.getType()).isEqualTo(TTransportException.TIMED_OUT));
                     assertThat(calculator.calculate(1, new dev.grizzlyboot.thrift.tutorial.Work(6, 7,
                             dev.grizzlyboot.thrift.tutorial.Operation.MULTIPLY))).isEqualTo(42);
+                });
+    }
+
+    @Test
+    void maxFrameSizeLimitsRequestsAndReplies() {
+        int port = serve(new Calculator.Processor<>(new CalculatorHandler()));
+        runner.withPropertyValues(CALCULATOR + "servers=127.0.0.1:" + port, CALCULATOR + "service=" + SERVICE,
+                        CALCULATOR + "max-frame-size=1KB")
+                .run(context -> {
+                    Calculator.Iface calculator = context.getBean(Calculator.Iface.class);
+                    assertThat(calculator.echo(ByteBuffer.allocate(900))).isEqualTo(ByteBuffer.allocate(900));
+                    assertThatThrownBy(() -> calculator.echo(ByteBuffer.allocate(1100)))
+                            .isInstanceOfSatisfying(ThriftTransportFailureException.class,
+                                    e -> assertThat(e).hasMessageContaining("maximum frame size of 1024"));
                 });
     }
 
