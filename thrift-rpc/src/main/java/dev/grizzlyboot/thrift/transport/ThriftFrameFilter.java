@@ -16,7 +16,8 @@ import org.slf4j.LoggerFactory;
  * the bytes were split or coalesced by TCP; writes prepend the length to a payload buffer.
  *
  * <p>A frame length of zero or less, or above the configured maximum, closes the connection as
- * soon as the four length bytes are seen, before any space for the frame is set aside. The
+ * soon as the four length bytes are seen, before any space for the frame is set aside (on a
+ * client connection, the waiting call fails with that reason first). The
  * filter is stateless (partial frames live in Grizzly's per-connection remainder), so one
  * instance serves every connection of a filter chain from any thread.
  */
