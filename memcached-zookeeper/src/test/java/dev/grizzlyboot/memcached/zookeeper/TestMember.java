@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 
 import dev.grizzlyboot.memcached.MemcachedClient;
+import dev.grizzlyboot.memcached.MemcachedClientBuilder;
 import dev.grizzlyboot.testsupport.Stalls;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -54,7 +55,13 @@ final class TestMember implements AutoCloseable {
 
     static TestMember join(String cluster, String memberId, List<String> servers,
             UnaryOperator<ZooKeeperServerListSync.Builder> zooKeeper) {
-        MemcachedClient client = MemcachedClient.builder().servers(servers).build();
+        return join(cluster, memberId, servers, UnaryOperator.identity(), zooKeeper);
+    }
+
+    /** A member whose memcached client is built with {@code memcached} applied (e.g. a small footprint). */
+    static TestMember join(String cluster, String memberId, List<String> servers,
+            UnaryOperator<MemcachedClientBuilder> memcached, UnaryOperator<ZooKeeperServerListSync.Builder> zooKeeper) {
+        MemcachedClient client = memcached.apply(MemcachedClient.builder().servers(servers)).build();
         return new TestMember(client, zooKeeper.apply(ZooKeeperServerListSync.builder()
                 .clusterName(cluster)
                 .memberId(memberId)
