@@ -249,12 +249,7 @@ class HundredsOfMembersTest {
         log.info("version {}: aborted on all {} members", version, live.size());
 
         // The next change, based on the same committed version, commits; the aborted barrier goes with the clean-up.
-        long proposedAt = System.currentTimeMillis();
-        long nextVersion = pick(live, 1).get(0).node().sync.proposeServers(next, before.version());
-        assertThat(nextVersion).isEqualTo(version + 1);
-        assertSwitchedEverywhere(nextVersion, next, proposedAt, true);
-        assertRecorded(nextVersion, next);
-        assertThat(awaitAgreement().version()).isEqualTo(nextVersion);
+        assertThat(commitEverywhere(next, before.version())).isEqualTo(version + 1);
     }
 
     @Test
@@ -353,11 +348,7 @@ class HundredsOfMembersTest {
                 .isEqualTo(before.version()));
 
         List<String> after = candidates("add", next, List.of()).get(0);
-        long proposedAt = System.currentTimeMillis();
-        long nextVersion = pick(live, 1).get(0).node().sync.proposeServers(after, version);
-        assertSwitchedEverywhere(nextVersion, after, proposedAt, true);
-        assertRecorded(nextVersion, after);
-        assertThat(awaitAgreement().version()).isEqualTo(nextVersion);
+        commitEverywhere(after, version);
     }
 
     @Test
@@ -499,6 +490,19 @@ class HundredsOfMembersTest {
     }
 
     /** ZooKeeper holds {@code version} as committed, exactly the live members, and no older barrier. */
+    /**
+     * A live member proposes {@code servers} on {@code basedOn}; every live member switches to it at
+     * T, ZooKeeper records it and the members agree on it. Returns the new version.
+     */
+    private static long commitEverywhere(List<String> servers, long basedOn) throws Exception {
+        long proposedAt = System.currentTimeMillis();
+        long version = pick(live, 1).get(0).node().sync.proposeServers(servers, basedOn);
+        assertSwitchedEverywhere(version, servers, proposedAt, true);
+        assertRecorded(version, servers);
+        assertThat(awaitAgreement().version()).isEqualTo(version);
+        return version;
+    }
+
     private static void assertRecorded(long version, List<String> servers) throws Exception {
         awaiting().until(() -> znodes.data(CLUSTER_PATH + "/committed"),
                 data -> data.contains("version=" + version + "\n"));
