@@ -11,6 +11,7 @@ import dev.grizzlyboot.memcached.cluster.ServerAddress;
 import dev.grizzlyboot.memcached.cluster.ServerListChange;
 import dev.grizzlyboot.testsupport.MemcachedExtension;
 import dev.grizzlyboot.testsupport.MemcachedProcess;
+import org.assertj.core.util.introspection.PropertyOrFieldSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -73,6 +74,35 @@ class ServerListChangeTest {
             String movingKey = firstKeyOwnedBy(change, b);
             assertThat(client.serverFor(movingKey).toString()).isEqualTo(a.address());
             change.apply();
+            assertThat(client.serverFor(movingKey).toString()).isEqualTo(b.address());
+            client.blocking().set(movingKey, "on-b", Duration.ZERO);
+            assertThat(b.textCommand("get " + movingKey)).contains("on-b");
+        }
+    }
+
+    /**
+     * Looks inside (the ring is not public): members of a coordinated change switch at one moment,
+     * so applying must not rebuild the ring that prepare built. Only when another change added one of
+     * the prepared servers meanwhile is the ring rebuilt, around the node that change opened.
+     */
+    @Test
+    void applyingUsesTheRingPrepareBuiltUnlessAnotherChangeAddedOneOfItsServers() {
+        MemcachedProcess a = memcached.get(0);
+        MemcachedProcess b = memcached.get(1);
+        MemcachedProcess c = memcached.get(2);
+        try (MemcachedClient client = MemcachedClient.builder().servers(a.address()).build()) {
+            ServerListChange change = client.prepareServers(List.of(a.address(), b.address(), c.address()));
+            Object preparedRing = PropertyOrFieldSupport.EXTRACTION.getValueOf("prepared.all", change);
+            change.apply();
+            assertThat(client).extracting("cluster.topology.all").isSameAs(preparedRing);
+
+            ServerListChange raced = client.prepareServers(List.of(a.address(), b.address()));
+            client.setServers(List.of(a.address()));
+            client.addServer(b.address());
+            Object racedRing = PropertyOrFieldSupport.EXTRACTION.getValueOf("prepared.all", raced);
+            raced.apply();
+            assertThat(client).extracting("cluster.topology.all").isNotSameAs(racedRing);
+            String movingKey = firstKeyOwnedBy(raced, b);
             assertThat(client.serverFor(movingKey).toString()).isEqualTo(b.address());
             client.blocking().set(movingKey, "on-b", Duration.ZERO);
             assertThat(b.textCommand("get " + movingKey)).contains("on-b");

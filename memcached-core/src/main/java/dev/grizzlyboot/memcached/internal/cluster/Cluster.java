@@ -267,21 +267,28 @@ public final class Cluster implements AutoCloseable {
         nodes.forEach(node -> node.pool().close());
     }
 
-    /** Applies a prepared change: the nodes it opened join, the servers it lacks retire. */
+    /**
+     * Applies a prepared change: the nodes it opened join, the servers it lacks retire. The ring
+     * prepare built is used as it is unless another change added one of its servers meanwhile:
+     * members of a coordinated change all switch at one moment, and rebuilding every ring then
+     * would make the switch late by as long as the slowest rebuild.
+     */
     void apply(Topology prepared) {
         synchronized (lock) {
             requireOpen();
             Topology current = topology;
             List<Node> nodes = new ArrayList<>();
+            boolean asPrepared = true;
             for (Node node : prepared.nodes()) {
                 Node existing = current.node(node.address());
                 nodes.add(existing != null ? existing : node);
                 preparing.remove(node);
                 if (existing != null && existing != node) {
                     node.pool().close();
+                    asPrepared = false;
                 }
             }
-            publish(Topology.of(nodes, settings), current);
+            publish(asPrepared ? prepared.withCurrentHealth() : Topology.of(nodes, settings), current);
         }
     }
 
