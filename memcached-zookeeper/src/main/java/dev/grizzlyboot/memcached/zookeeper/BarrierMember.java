@@ -378,10 +378,13 @@ final class BarrierMember implements AutoCloseable {
                 return;
             }
             if (pending != null && pending.version == committed.version()) {
+                if (pending.commitAtMillis == 0) {
+                    pending.commitAtMillis = committed.commitAtMillis();
+                }
                 applied = applyPending(pending, "the committed node already shows it");
             } else {
                 client.setServers(committed.servers());
-                markApplied(committed.version(), committed.servers(), 0);
+                markApplied(committed.version(), committed.servers(), committed.commitAtMillis());
                 if (pending != null && pending.version <= committed.version()) {
                     discardPending();
                 }
@@ -536,7 +539,7 @@ final class BarrierMember implements AutoCloseable {
         if (recordsVersion != latest.version() && now < decision.commitAtMillis() + settings.commitDelay().toMillis()) {
             return;
         }
-        if (znodes.recordCommitted(latest, committedStat.getVersion())) {
+        if (znodes.recordCommitted(latest.committedAt(decision.commitAtMillis()), committedStat.getVersion())) {
             znodes.deleteBarriersBefore(latest.version());
         }
     }
@@ -561,9 +564,9 @@ final class BarrierMember implements AutoCloseable {
         version = newVersion;
         servers = newServers;
         appliedAtMillis = System.currentTimeMillis();
-        if (commitAt != 0) {
-            commitAtMillis = commitAt;
-        }
+        // 0 when T is not known (the first list, or a record without it): a previous
+        // change's T next to this version would mislead whoever reads the state.
+        commitAtMillis = commitAt;
         phase = Phase.IN_SYNC;
     }
 

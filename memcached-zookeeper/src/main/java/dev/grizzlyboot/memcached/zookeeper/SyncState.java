@@ -16,7 +16,10 @@ import java.util.List;
  *                          when no change is open)
  * @param proposedServers   the latest proposal's server list
  * @param phase             where this member is with the latest proposal
- * @param commitAtMillis    T of the latest commit decision seen (epoch millis; 0 if none)
+ * @param commitAtMillis    T of the latest commit decision seen, or of the recorded commit this
+ *                          member adopted without hearing its decision (epoch millis; 0 if not
+ *                          known: the first list, or a record from a member built before records
+ *                          carried T)
  * @param lastError         the last failure talking to ZooKeeper or preparing a list, or {@code null}
  * @param clockOffsetMillis ZooKeeper's clock minus this member's clock, measured from the creation
  *                          time of a znode this member wrote (0 until measured)

@@ -141,6 +141,10 @@ class BarrierFailureTest {
             await().atMost(TestMember.AWAIT).until(() -> away.state().version() == 2);
             assertThat(away.client.servers()).hasToString(memcached.addresses().toString());
             assertThat(away.state().phase()).isEqualTo(Phase.IN_SYNC);
+            // It never heard the decision; the recorded commit tells it T.
+            long commitAt = a.awaitSwitch(2).commitAtMillis();
+            assertThat(away.awaitSwitch(2).commitAtMillis()).isEqualTo(commitAt);
+            assertThat(away.state().commitAtMillis()).isEqualTo(commitAt);
             await().atMost(TestMember.AWAIT).until(() -> znodes.exists("/grizzly-memcached/away/members/away") != null);
 
             // And it takes part in the next change again.

@@ -73,7 +73,8 @@ import org.slf4j.LoggerFactory;
  * meter still gets the CPU), so the stall allowance does not cover it: with 125 members one run in
  * about ten had switches 125 to 154 ms after T with no stall measured (the tolerance is 100 ms),
  * with 150 101 and 107 ms, with 200 up to 200 ms; and 200 members took 26 to 30 s here against a
- * budget of 25 s.
+ * budget of 25 s. Since the switch installs the ring built at prepare instead of rebuilding it at
+ * T, 200 members switched at most 68 ms after T in two runs, but still took 25 s.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class HundredsOfMembersTest {
@@ -433,15 +434,15 @@ class HundredsOfMembersTest {
         long decidedAt = commitAt - TestMember.COMMIT_DELAY.toMillis();
         assertThat(decidedAt).as("version %d decided after %d", version, notDecidedBefore)
                 .isGreaterThanOrEqualTo(notDecidedBefore);
-        // When the commit was recorded: a member that never heard the decision (it was cut off) adopts
-        // the recorded commit, only after it, without learning T (its state keeps the previous T).
+        // The record carries T: a member that never heard the decision (it was cut off) adopts the
+        // recorded commit and must still report the T every other member switched at.
         awaiting().until(() -> znodes.data(CLUSTER_PATH + "/committed"),
                 data -> data.contains("version=" + version + "\n"));
-        long recordedAt = stat(CLUSTER_PATH + "/committed").getMtime();
+        assertThat(znodes.data(CLUSTER_PATH + "/committed")).contains("commit-at=" + commitAt + "\n");
 
         // Collected, not asserted one by one: the whole picture on failure, and cheap for hundreds of members.
         List<String> wrong = new ArrayList<>();
-        int adoptedLate = 0;
+        int late = 0;
         long first = Long.MAX_VALUE;
         long last = Long.MIN_VALUE;
         List<ServerAddress> owners = owners(live.get(0));
@@ -455,18 +456,17 @@ class HundredsOfMembersTest {
                 wrong.add(member.id() + " switched to " + switched.servers() + ", uses " + uses);
             }
             if (switched.commitAtMillis() != commitAt) {
-                adoptedLate++;
-                if (onTime || switched.appliedAtMillis() < recordedAt) {
-                    wrong.add(member.id() + " switched for T " + switched.commitAtMillis() + ", not " + commitAt
-                            + (onTime ? "" : ", before the commit was recorded at " + recordedAt));
-                }
+                wrong.add(member.id() + " reports T " + switched.commitAtMillis() + ", not " + commitAt);
             }
             if (offset < 0) {
                 wrong.add(member.id() + " switched " + -offset + " ms before T");
             }
-            if (onTime && offset > TestMember.switchTolerance(commitAt, switched.appliedAtMillis())) {
-                wrong.add(member.id() + " switched " + offset + " ms after T, more than the tolerance of "
-                        + TestMember.switchTolerance(commitAt, switched.appliedAtMillis()) + " ms");
+            if (offset > TestMember.switchTolerance(commitAt, switched.appliedAtMillis())) {
+                late++;
+                if (onTime) {
+                    wrong.add(member.id() + " switched " + offset + " ms after T, more than the tolerance of "
+                            + TestMember.switchTolerance(commitAt, switched.appliedAtMillis()) + " ms");
+                }
             }
             List<Long> versions = member.node().switches.stream().map(SyncState::version).toList();
             if (!versions.equals(versions.stream().sorted().distinct().toList()) || !committed.containsAll(versions)) {
@@ -477,9 +477,9 @@ class HundredsOfMembersTest {
             }
         }
         assertThat(wrong).as("members switching to version %d at T %d", version, commitAt).isEmpty();
-        log.info("version {}: {} members switched {}..{} ms after T (tolerance at the last: {} ms), {} of them on the "
-                + "recorded commit without hearing T; decided {} ms after the proposal or release", version,
-                live.size(), first, last, TestMember.switchTolerance(commitAt, commitAt + last), adoptedLate,
+        log.info("version {}: {} members switched {}..{} ms after T (tolerance at the last: {} ms), {} of them "
+                + "late (they heard of the commit only on reconnecting); decided {} ms after the proposal or release",
+                version, live.size(), first, last, TestMember.switchTolerance(commitAt, commitAt + last), late,
                 decidedAt - notDecidedBefore);
         return decidedAt;
     }
@@ -489,7 +489,6 @@ class HundredsOfMembersTest {
         return keys.stream().map(member.node().client::ownerOf).toList();
     }
 
-    /** ZooKeeper holds {@code version} as committed, exactly the live members, and no older barrier. */
     /**
      * A live member proposes {@code servers} on {@code basedOn}; every live member switches to it at
      * T, ZooKeeper records it and the members agree on it. Returns the new version.
@@ -503,6 +502,7 @@ class HundredsOfMembersTest {
         return version;
     }
 
+    /** ZooKeeper holds {@code version} as committed, exactly the live members, and no older barrier. */
     private static void assertRecorded(long version, List<String> servers) throws Exception {
         awaiting().until(() -> znodes.data(CLUSTER_PATH + "/committed"),
                 data -> data.contains("version=" + version + "\n"));
