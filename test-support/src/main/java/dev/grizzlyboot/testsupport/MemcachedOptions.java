@@ -3,8 +3,9 @@ package dev.grizzlyboot.testsupport;
 import java.util.List;
 
 /**
- * How to start a memcached process: memory, maximum item size, worker threads, SASL, TLS and any
- * extra command-line arguments. Immutable; the {@code with...} methods return copies.
+ * How to start a memcached process: memory, maximum item size, worker threads, SASL, TLS, the
+ * loopback address it listens on and any extra command-line arguments. Immutable; the
+ * {@code with...} methods return copies.
  *
  * @param memoryMegabytes  cache memory ({@code -m})
  * @param itemSizeMax      largest item, as memcached's {@code -I} takes it ("1m", "512k")
@@ -12,33 +13,38 @@ import java.util.List;
  * @param extraArguments   anything else to pass
  * @param sasl             the SASL user to require ({@code -S}), or {@code null} for none
  * @param tls              how to serve TLS ({@code -Z}), or {@code null} for plaintext
+ * @param host             the IPv4 loopback address to listen on ({@code -l})
  */
 public record MemcachedOptions(int memoryMegabytes, String itemSizeMax, int threads, List<String> extraArguments,
-        MemcachedSasl sasl, MemcachedTls tls) {
+        MemcachedSasl sasl, MemcachedTls tls, String host) {
 
     public MemcachedOptions {
         extraArguments = List.copyOf(extraArguments);
+        // Tests send traffic to this machine only; all of 127.0.0.0/8 is routed to the loopback interface.
+        if (!host.matches("127(\\.\\d{1,3}){3}")) {
+            throw new IllegalArgumentException("memcached listens on an IPv4 loopback address (127.x.y.z), not " + host);
+        }
     }
 
-    /** 64 MiB, 1 MiB items (memcached's default), 2 threads, no SASL, no TLS. */
+    /** 64 MiB, 1 MiB items (memcached's default), 2 threads, no SASL, no TLS, on 127.0.0.1. */
     public static MemcachedOptions defaults() {
-        return new MemcachedOptions(64, "1m", 2, List.of(), null, null);
+        return new MemcachedOptions(64, "1m", 2, List.of(), null, null, LoopbackPorts.LOOPBACK);
     }
 
     public MemcachedOptions withMemoryMegabytes(int megabytes) {
-        return new MemcachedOptions(megabytes, itemSizeMax, threads, extraArguments, sasl, tls);
+        return new MemcachedOptions(megabytes, itemSizeMax, threads, extraArguments, sasl, tls, host);
     }
 
     public MemcachedOptions withItemSizeMax(String size) {
-        return new MemcachedOptions(memoryMegabytes, size, threads, extraArguments, sasl, tls);
+        return new MemcachedOptions(memoryMegabytes, size, threads, extraArguments, sasl, tls, host);
     }
 
     public MemcachedOptions withThreads(int count) {
-        return new MemcachedOptions(memoryMegabytes, itemSizeMax, count, extraArguments, sasl, tls);
+        return new MemcachedOptions(memoryMegabytes, itemSizeMax, count, extraArguments, sasl, tls, host);
     }
 
     public MemcachedOptions withExtraArguments(String... arguments) {
-        return new MemcachedOptions(memoryMegabytes, itemSizeMax, threads, List.of(arguments), sasl, tls);
+        return new MemcachedOptions(memoryMegabytes, itemSizeMax, threads, List.of(arguments), sasl, tls, host);
     }
 
     /**
@@ -48,11 +54,19 @@ public record MemcachedOptions(int memoryMegabytes, String itemSizeMax, int thre
      */
     public MemcachedOptions withSasl(String username, String password) {
         return new MemcachedOptions(memoryMegabytes, itemSizeMax, threads, extraArguments,
-                new MemcachedSasl(username, password), tls);
+                new MemcachedSasl(username, password), tls, host);
     }
 
     /** Serves TLS only ({@code -Z}), as {@code tls} says. */
     public MemcachedOptions withTls(MemcachedTls tls) {
-        return new MemcachedOptions(memoryMegabytes, itemSizeMax, threads, extraArguments, sasl, tls);
+        return new MemcachedOptions(memoryMegabytes, itemSizeMax, threads, extraArguments, sasl, tls, host);
+    }
+
+    /**
+     * Listens on another loopback address than 127.0.0.1, such as 127.0.0.2: two processes can
+     * then share a port, as two machines behind one host name would.
+     */
+    public MemcachedOptions withHost(String loopbackAddress) {
+        return new MemcachedOptions(memoryMegabytes, itemSizeMax, threads, extraArguments, sasl, tls, loopbackAddress);
     }
 }

@@ -21,9 +21,10 @@ import java.util.function.IntSupplier;
 import javax.net.ssl.SSLContext;
 
 /**
- * One real {@code memcached} process on a free loopback port, which a test can kill (SIGKILL),
- * pause (SIGSTOP), resume (SIGCONT) and restart on the same port; optionally requiring SASL or
- * serving TLS ({@link MemcachedOptions#withSasl}, {@link MemcachedOptions#withTls}).
+ * One real {@code memcached} process on a free loopback port (or a given one), which a test can
+ * kill (SIGKILL), pause (SIGSTOP), resume (SIGCONT) and restart on the same port; optionally
+ * requiring SASL, serving TLS or listening on another loopback address than 127.0.0.1
+ * ({@link MemcachedOptions#withSasl}, {@link MemcachedOptions#withTls}, {@link MemcachedOptions#withHost}).
  *
  * <p>Used by the tests of every module and by the examples. Not thread-safe: one test thread
  * drives a process; the process itself may be used by any number of clients.
@@ -31,7 +32,6 @@ import javax.net.ssl.SSLContext;
 public final class MemcachedProcess implements AutoCloseable {
 
     private static final Duration START_TIMEOUT = Duration.ofSeconds(10);
-    private static final String LOOPBACK = "127.0.0.1";
 
     private final MemcachedOptions options;
     private final Path binary;
@@ -70,6 +70,26 @@ public final class MemcachedProcess implements AutoCloseable {
      * @throws SaslNotInstalledException if the options ask for SASL and {@code saslpasswd2} is not installed
      */
     public static MemcachedProcess start(MemcachedOptions options) {
+        MemcachedProcess memcached = prepare(options);
+        // A free port can be taken by someone else between our probe and memcached's bind: retry on another.
+        memcached.launch(5, () -> LoopbackPorts.free(options.host()));
+        return memcached;
+    }
+
+    /**
+     * Starts memcached with the given options on the given port, once: for a second process on
+     * another loopback address ({@link MemcachedOptions#withHost}) that shares a first one's port.
+     *
+     * @throws IllegalStateException if memcached cannot listen there
+     * @throws MemcachedNotInstalledException if no memcached binary is installed
+     */
+    public static MemcachedProcess start(MemcachedOptions options, int port) {
+        MemcachedProcess memcached = prepare(options);
+        memcached.launch(1, () -> port);
+        return memcached;
+    }
+
+    private static MemcachedProcess prepare(MemcachedOptions options) {
         Path binary = Executables.memcached();
         Path saslConfig = options.sasl() == null ? null : SaslPasswordDatabase.create(options.sasl());
         Path log;
@@ -79,15 +99,12 @@ public final class MemcachedProcess implements AutoCloseable {
             throw new UncheckedIOException(e);
         }
         log.toFile().deleteOnExit();
-        MemcachedProcess memcached = new MemcachedProcess(options, binary, log, saslConfig);
-        // A free port can be taken by someone else between our probe and memcached's bind: retry on another.
-        memcached.launch(5, LoopbackPorts::free);
-        return memcached;
+        return new MemcachedProcess(options, binary, log, saslConfig);
     }
 
-    /** The host, always the IPv4 loopback address. */
+    /** The IPv4 loopback address it listens on: 127.0.0.1 unless {@link MemcachedOptions#withHost} chose another. */
     public String host() {
-        return LOOPBACK;
+        return options.host();
     }
 
     /** The port memcached listens on; it stays the same across {@link #restart()}. */
@@ -97,12 +114,12 @@ public final class MemcachedProcess implements AutoCloseable {
 
     /** {@code host:port}, the form client configuration takes. */
     public String address() {
-        return LOOPBACK + ":" + port;
+        return host() + ":" + port;
     }
 
     /** The socket address memcached listens on. */
     public InetSocketAddress socketAddress() {
-        return new InetSocketAddress(LOOPBACK, port);
+        return new InetSocketAddress(host(), port);
     }
 
     /** The operating system's process id of the running memcached (for reading its CPU time from {@code /proc}). */
@@ -292,7 +309,7 @@ public final class MemcachedProcess implements AutoCloseable {
 
     private void launch() {
         List<String> command = new ArrayList<>(List.of(binary.toString(),
-                "-l", LOOPBACK, "-p", Integer.toString(port), "-U", "0",
+                "-l", host(), "-p", Integer.toString(port), "-U", "0",
                 "-m", Integer.toString(options.memoryMegabytes()),
                 "-I", options.itemSizeMax(),
                 "-t", Integer.toString(options.threads()),
@@ -370,7 +387,7 @@ public final class MemcachedProcess implements AutoCloseable {
                 return socket;
             }
             SSLContext context = TestCertificates.mutualClientContext();
-            return context.getSocketFactory().createSocket(socket, LOOPBACK, port, true);
+            return context.getSocketFactory().createSocket(socket, host(), port, true);
         } catch (IOException | RuntimeException e) {
             socket.close();
             throw e;

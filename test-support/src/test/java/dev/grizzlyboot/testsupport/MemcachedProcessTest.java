@@ -84,4 +84,15 @@ class MemcachedProcessTest {
         memcached.servers().heal();
         assertThat(memcached.get(0).stats()).containsKey("pid");
     }
+
+    @Test
+    void anotherLoopbackAddressCanShareAServersPort() {
+        MemcachedProcess first = memcached.first();
+        try (MemcachedProcess second = MemcachedProcess.start(MemcachedOptions.defaults().withHost("127.0.0.2"), first.port())) {
+            assertThat(second.address()).isEqualTo("127.0.0.2:" + first.port());
+            assertThat(second.stats().get("pid")).isEqualTo(Long.toString(second.pid())).isNotEqualTo(first.stats().get("pid"));
+        }
+        assertThatThrownBy(() -> MemcachedOptions.defaults().withHost("192.168.1.1"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("192.168.1.1");
+    }
 }

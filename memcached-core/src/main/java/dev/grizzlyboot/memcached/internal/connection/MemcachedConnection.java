@@ -3,6 +3,7 @@ package dev.grizzlyboot.memcached.internal.connection;
 import java.io.EOFException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.channels.UnresolvedAddressException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
@@ -116,7 +117,10 @@ final class MemcachedConnection {
 
             @Override
             public void failed(Throwable error) {
-                close(new MemcachedConnectionException("could not connect to " + server + ": " + error.getMessage(), error));
+                // A name that does not resolve fails with an UnresolvedAddressException, which has no message.
+                String reason = error instanceof UnresolvedAddressException
+                        ? "cannot resolve the host name " + address.getHostString() : error.getMessage();
+                close(new MemcachedConnectionException("could not connect to " + server + ": " + reason, error));
             }
         });
     }
