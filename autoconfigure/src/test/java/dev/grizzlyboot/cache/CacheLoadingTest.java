@@ -100,6 +100,19 @@ class CacheLoadingTest {
         assertThat(cache.get("k", () -> "recovered")).isEqualTo("recovered");
     }
 
+    /** As Spring's {@code CaffeineCache}: an {@code Error} is not wrapped, and the key's load does not stay stuck. */
+    @Test
+    void aLoaderThrowingAnErrorRethrowsItUnwrappedAndTheKeyStaysUsable() {
+        Callable<String> failing = () -> {
+            throw new StackOverflowError("deep recursion");
+        };
+
+        assertThatThrownBy(() -> cache.get("e", failing)).isExactlyInstanceOf(StackOverflowError.class)
+                .hasMessage("deep recursion");
+        assertThat(cache.get("e")).isNull();
+        assertThat(cache.get("e", () -> "recovered")).isEqualTo("recovered");
+    }
+
     @Test
     void aLoaderAskingForItsOwnKeyFailsInsteadOfWaitingForItself() {
         Callable<String> recursive = new Callable<>() {
