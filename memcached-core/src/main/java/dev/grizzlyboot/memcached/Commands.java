@@ -88,10 +88,37 @@ final class Commands {
             Transcoder<? super T> valueTranscoder, ResponseHandler<R> handler) {
         return reported(() -> {
             int wireExpiry = Expiry.toWire(expiry);
-            Function<byte[], Request> request = k -> values.storeRequest(opcode, k, value, wireExpiry, cas, valueTranscoder);
+            ValueTooLargeException[] refusedUnsent = new ValueTooLargeException[1];
+            Function<byte[], Request> request = k -> {
+                try {
+                    return values.storeRequest(opcode, k, value, wireExpiry, cas, valueTranscoder);
+                } catch (ValueTooLargeException e) {
+                    refusedUnsent[0] = e;
+                    throw e;
+                }
+            };
             // A CAS goes to the owner only (tokens differ per server); cas() copies a stored value to replicas.
-            return cas == 0 ? dispatch.write(name, key, request, handler) : dispatch.ownerWrite(name, key, request, handler);
+            CompletableFuture<R> stored = cas == 0 ? dispatch.write(name, key, request, handler)
+                    : dispatch.ownerWrite(name, key, request, handler);
+            return opcode == Opcode.SET && cas == 0 && refusedUnsent[0] != null ? deleteThenFail(key, refusedUnsent[0]) : stored;
         });
+    }
+
+    /**
+     * memcached unlinks the key of a set it refuses as too large, so that the value the set meant
+     * to replace is not read as current afterwards; a set refused here, unsent, must leave the
+     * server the same. The refusal is reported once the key is gone (with the delete's own failure
+     * attached, if it failed), so that a read after it sees no stale value.
+     */
+    private <R> CompletableFuture<R> deleteThenFail(String key, ValueTooLargeException refused) {
+        CompletableFuture<R> failed = new CompletableFuture<>();
+        delete(key).whenComplete((deleted, error) -> {
+            if (error != null) {
+                refused.addSuppressed(error);
+            }
+            failed.completeExceptionally(refused);
+        });
+        return failed;
     }
 
     <T> CompletableFuture<CasResult> cas(String key, T value, long cas, Duration expiry, Transcoder<? super T> valueTranscoder) {

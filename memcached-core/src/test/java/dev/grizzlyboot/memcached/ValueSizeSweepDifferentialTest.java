@@ -321,8 +321,7 @@ class ValueSizeSweepDifferentialTest {
      * 2 MiB limit: our default client, our lenient one (maxItemSize 2 MiB, so that the server
      * refuses) and spymemcached store the same sizes, refuse the same sizes, and leave the same
      * items behind. Before every set the key holds a small value, so that what a refusal does to
-     * it is compared too: memcached deletes it, and so does our lenient client's set, which
-     * memcached refuses; our own check refuses without sending anything, which keeps it.
+     * it is compared too: memcached deletes it, and so must our client, whoever refused.
      */
     @ParameterizedTest(name = "{0}-byte key")
     @ValueSource(ints = {1, 250})
@@ -360,9 +359,8 @@ class ValueSizeSweepDifferentialTest {
                 if (!our.equals(allowed)) {
                     wrong.add(size + " bytes: " + name + " " + our + " where spymemcached's " + spy + " (expected: " + allowed + ")");
                 }
-                // memcached deletes the old item of a set it refuses; a set our check refuses is
-                // never sent, so the old item stays (a difference docs/memcached.md states).
-                byte[] left = our.equals(REFUSED_HERE) ? before : onB;
+                // memcached deletes the old item of a set it refuses; so does our client when its own check refuses one.
+                byte[] left = onB;
                 String item = differs(left, serverA.item(key));
                 if (item != null) {
                     wrong.add(size + " bytes, after " + name + " " + our + ": the item on A (ours) against B (spymemcached's "
