@@ -3,10 +3,12 @@ package dev.grizzlyboot.memcached;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -88,37 +90,35 @@ final class Commands {
             Transcoder<? super T> valueTranscoder, ResponseHandler<R> handler) {
         return reported(() -> {
             int wireExpiry = Expiry.toWire(expiry);
-            ValueTooLargeException[] refusedUnsent = new ValueTooLargeException[1];
-            Function<byte[], Request> request = k -> {
-                try {
-                    return values.storeRequest(opcode, k, value, wireExpiry, cas, valueTranscoder);
-                } catch (ValueTooLargeException e) {
-                    refusedUnsent[0] = e;
-                    throw e;
-                }
-            };
+            Function<byte[], Request> request = k -> values.storeRequest(opcode, k, value, wireExpiry, cas, valueTranscoder);
             // A CAS goes to the owner only (tokens differ per server); cas() copies a stored value to replicas.
             CompletableFuture<R> stored = cas == 0 ? dispatch.write(name, key, request, handler)
                     : dispatch.ownerWrite(name, key, request, handler);
-            return opcode == Opcode.SET && cas == 0 && refusedUnsent[0] != null ? deleteThenFail(key, refusedUnsent[0]) : stored;
+            // A set refused here has failed already, before anything was sent.
+            return opcode == Opcode.SET && cas == 0 && stored.isCompletedExceptionally() ? deletingIfRefused(key, stored) : stored;
         });
     }
 
     /**
      * memcached unlinks the key of a set it refuses as too large, so that the value the set meant
-     * to replace is not read as current afterwards; a set refused here, unsent, must leave the
-     * server the same. The refusal is reported once the key is gone (with the delete's own failure
-     * attached, if it failed), so that a read after it sees no stale value.
+     * to replace is not read as current afterwards; a set this client refused, unsent, leaves the
+     * server the same. The refusal is reported once the key's delete is answered (the delete's own
+     * failure attached to it), so that a read after it sees no stale value.
      */
-    private <R> CompletableFuture<R> deleteThenFail(String key, ValueTooLargeException refused) {
-        CompletableFuture<R> failed = new CompletableFuture<>();
-        delete(key).whenComplete((deleted, error) -> {
-            if (error != null) {
-                refused.addSuppressed(error);
+    private <R> CompletableFuture<R> deletingIfRefused(String key, CompletableFuture<R> failed) {
+        Throwable error = failed.handle((value, e) -> e).join();
+        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        if (!(cause instanceof UnsentValueTooLargeException refused)) {
+            return failed;
+        }
+        CompletableFuture<R> reported = new CompletableFuture<>();
+        delete(key).whenComplete((deleted, deleteError) -> {
+            if (deleteError != null) {
+                refused.addSuppressed(deleteError);
             }
-            failed.completeExceptionally(refused);
+            reported.completeExceptionally(error);
         });
-        return failed;
+        return reported;
     }
 
     <T> CompletableFuture<CasResult> cas(String key, T value, long cas, Duration expiry, Transcoder<? super T> valueTranscoder) {
@@ -205,9 +205,34 @@ final class Commands {
     CompletableFuture<BulkResult<Object>> setMulti(Map<String, ?> entries, Duration expiry, Transcoder<Object> valueTranscoder) {
         return reported(() -> {
             int wireExpiry = Expiry.toWire(expiry);
-            return dispatch.bulkWrite("setMulti", entries.keySet(),
-                    (key, bytes) -> values.storeRequest(Opcode.SETQ, bytes, entries.get(key), wireExpiry, 0, valueTranscoder),
-                    Answers::errorResult, Outcome.STORED, Routing.REPLICATED_WRITE);
+            // Filled while the call builds its requests, on this thread, before it returns.
+            Map<String, UnsentValueTooLargeException> refused = new HashMap<>(0);
+            CompletableFuture<BulkResult<Object>> stored = dispatch.bulkWrite("setMulti", entries.keySet(), (key, bytes) -> {
+                try {
+                    return values.storeRequest(Opcode.SETQ, bytes, entries.get(key), wireExpiry, 0, valueTranscoder);
+                } catch (UnsentValueTooLargeException e) {
+                    refused.put(key, e);
+                    throw e;
+                }
+            }, Answers::errorResult, Outcome.STORED, Routing.REPLICATED_WRITE);
+            return refused.isEmpty() ? stored : stored.thenCompose(result -> deletingRefused(refused, result));
+        });
+    }
+
+    /**
+     * What {@link #deletingIfRefused} does for a set, for the keys of a setMulti this client
+     * refused as too large: memcached deletes the key of a quiet set it refuses too.
+     */
+    private CompletableFuture<BulkResult<Object>> deletingRefused(Map<String, UnsentValueTooLargeException> refused,
+            BulkResult<Object> result) {
+        return deleteMulti(refused.keySet()).handle((deleted, error) -> {
+            refused.forEach((key, refusal) -> {
+                Throwable deleteError = error != null ? error : deleted.get(key).error();
+                if (deleteError != null) {
+                    refusal.addSuppressed(deleteError);
+                }
+            });
+            return result;
         });
     }
 

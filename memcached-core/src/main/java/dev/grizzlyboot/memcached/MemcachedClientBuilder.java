@@ -370,8 +370,8 @@ public final class MemcachedClientBuilder {
      * memcached's item size limit in bytes (default 1 MiB, memcached's own default; set it to
      * match a server started with {@code -I}). An item is the value plus its key and a 59-byte
      * header (63 with flags), as memcached counts it: a value that would make a larger item fails
-     * with {@link ValueTooLargeException} unsent (a {@code set} first deletes the key's old value,
-     * as memcached does when it refuses one).
+     * with {@link ValueTooLargeException} unsent (a {@code set} or {@code setMulti} first deletes
+     * the key's old value, as memcached does when it refuses one).
      *
      * @param bytes the server's item size limit (at least 1)
      * @return this builder

@@ -32,7 +32,7 @@ final class ValueEncoder {
         CachedData data = encode(valueTranscoder, value);
         int itemSize = ITEM_HEADER + key.length + (data.flags() != 0 ? FLAGS_SUFFIX : 0) + data.bytes().length;
         if (itemSize > maxItemSize) {
-            throw new ValueTooLargeException("value is " + data.bytes().length + " bytes; with its " + key.length
+            throw new UnsentValueTooLargeException("value is " + data.bytes().length + " bytes; with its " + key.length
                     + "-byte key and memcached's item header the item takes " + itemSize
                     + " bytes, over the item size limit (maxItemSize, memcached's -I) of " + maxItemSize + " bytes");
         }
@@ -58,7 +58,7 @@ final class ValueEncoder {
             throw new TranscoderException("could not encode a " + value.getClass().getName(), e);
         }
         if (data.bytes().length > maxItemSize) {
-            throw new ValueTooLargeException("value is " + data.bytes().length
+            throw new UnsentValueTooLargeException("value is " + data.bytes().length
                     + " bytes; the item size limit (maxItemSize, memcached's -I) is " + maxItemSize + " bytes");
         }
         return data;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 
 import dev.grizzlyboot.memcached.cluster.ServerListChange;
@@ -150,13 +151,35 @@ class BadInputTest {
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
+    /**
+     * memcached deletes the key of a set it refuses as too large, so that the value the set meant
+     * to replace is not read as current; a set refused here, unsent, must leave the same, in
+     * setMulti too. Other keys, and values that are not replaced by a set (append), stay.
+     */
     @Test
-    void valueOverTheClientLimitFailsBeforeSending() {
+    void valueOverTheClientLimitFailsBeforeSendingAndTheKeysOldValueGoesAsMemcachedWouldDoIt() {
+        blocking.set("big", "old", Duration.ZERO);
+        blocking.set("big-in-bulk", "old", Duration.ZERO);
+        blocking.set("appended", "old", Duration.ZERO);
+        long setsBefore = Long.parseLong(memcached.first().stats().get("cmd_set"));
         String connectionsBefore = totalConnections();
+
         assertThatThrownBy(() -> blocking.set("big", incompressible(1024 * 1024 + 1), Duration.ZERO))
                 .isInstanceOf(ValueTooLargeException.class).hasMessageContaining("maxItemSize");
+        BulkResult<Object> bulk = blocking.setMulti(Map.of("big-in-bulk", incompressible(1024 * 1024 + 1), "small", "new"),
+                Duration.ZERO);
+        assertThatThrownBy(() -> blocking.append("appended", incompressible(1024 * 1024 + 1)))
+                .isInstanceOf(ValueTooLargeException.class);
+
         assertThat(blocking.get("big")).isNull();
+        assertThat(bulk.get("big-in-bulk").error()).isInstanceOf(ValueTooLargeException.class).hasMessageContaining("maxItemSize");
+        assertThat(blocking.get("big-in-bulk")).isNull();
+        assertThat(bulk.outcome("small")).isEqualTo(Outcome.STORED);
+        assertThat(blocking.get("small")).isEqualTo("new");
+        assertThat(blocking.get("appended")).isEqualTo("old");
         assertStillHealthy(connectionsBefore);
+        assertThat(Long.parseLong(memcached.first().stats().get("cmd_set"))).as("only the small value was sent")
+                .isEqualTo(setsBefore + 1);
     }
 
     @Test
