@@ -105,6 +105,14 @@ final class FakeServer implements AutoCloseable {
         return (header[12] & 0xFF) << 24 | (header[13] & 0xFF) << 16 | (header[14] & 0xFF) << 8 | header[15] & 0xFF;
     }
 
+    /** Reads one request and returns its opaque. */
+    static int readRequest(DataInputStream in) throws IOException {
+        byte[] header = new byte[24];
+        in.readFully(header);
+        in.readFully(new byte[bodyLength(header)]);
+        return opaque(header);
+    }
+
     /** A whole response: header (with this opcode and key length), key, then value. */
     static byte[] response(int opcode, int status, int opaque, byte[] key, byte[] value) {
         byte[] response = new byte[24 + key.length + value.length];

@@ -4,8 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import java.io.DataInputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -26,6 +31,8 @@ class MalformedResponseTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(5);
     /** Requests in flight when the fault hits; the fake server misbehaves only once it has them all. */
     private static final int REQUESTS = 50;
+    private static final int GETQ = 0x09;
+    private static final int NOOP = 0x0a;
 
     @Test
     void garbageBytesFailEveryPendingOperationPromptlyAndThePoolReplacesTheConnection() throws Exception {
@@ -71,6 +78,27 @@ class MalformedResponseTest {
     }
 
     @Test
+    void anAnswerNumberedOnePastTheRequestIsAProtocolError() throws Exception {
+        assertGetRejectedThenTheNextConnectionServes(opaque -> FakeServer.header(0x01, opaque + 1, 0), "does not answer");
+    }
+
+    @Test
+    void anAnswerNumberedBeforeTheRequestIsAProtocolError() throws Exception {
+        // What a second answer to the request before it looks like.
+        assertGetRejectedThenTheNextConnectionServes(opaque -> FakeServer.header(0x01, opaque - 1, 0), "does not answer");
+    }
+
+    @Test
+    void aKeyLongerThanTheBodyIsGarbage() throws Exception {
+        assertGetRejectedThenTheNextConnectionServes(opaque -> {
+            // A 4-byte body whose header says it holds a 10-byte key.
+            byte[] reply = Arrays.copyOf(FakeServer.header(0x01, opaque, 4), 28);
+            reply[3] = 10;
+            return reply;
+        }, "key and extras (10 bytes) longer than the body (4)");
+    }
+
+    @Test
     void aReplyWithAnotherOpcodeIsAProtocolErrorNotAValue() throws Exception {
         // Same opaque, status 0, but VERSION-shaped: once taken as the key's value.
         assertGetRejectedThenTheNextConnectionServes(opaque -> FakeServer.response(0x0b, 0, opaque, new byte[0], "1.6.18".getBytes()),
@@ -92,6 +120,36 @@ class MalformedResponseTest {
             } catch (CompletionException e) {
                 assertThat(e.getCause()).isInstanceOf(MemcachedProtocolException.class).hasMessageContaining("opcode 0x0b");
             }
+        }
+    }
+
+    @Test
+    void aLateHitForABatchAlreadyAnsweredIsNotTakenAsTheNextBatchsAnswer() throws Exception {
+        try (ScriptedConnection listener = ScriptedConnection.listen();
+                MemcachedClient client = client(listener.address());
+                Socket server = listener.accept()) {
+            DataInputStream in = new DataInputStream(server.getInputStream());
+            OutputStream out = server.getOutputStream();
+            CompletableFuture<BulkResult<Object>> first = client.getMulti(List.of("a", "b"));
+            int[] firstOpaques = {FakeServer.readRequest(in), FakeServer.readRequest(in), FakeServer.readRequest(in)};
+            // Both keys missed: only the terminator is answered.
+            out.write(FakeServer.response(NOOP, 0, firstOpaques[2], new byte[0], new byte[0]));
+            out.flush();
+            assertThat(first.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).values()).isEmpty();
+
+            CompletableFuture<BulkResult<Object>> second = client.getMulti(List.of("c", "d"));
+            FakeServer.readRequest(in);
+            FakeServer.readRequest(in);
+            int terminator = FakeServer.readRequest(in);
+            // A hit for the first batch's 'b', then this batch's terminator: the hit is no answer of this batch's.
+            out.write(FakeServer.response(GETQ, 0, firstOpaques[1], new byte[0], "value of b".getBytes(StandardCharsets.UTF_8)));
+            out.write(FakeServer.response(NOOP, 0, terminator, new byte[0], new byte[0]));
+            out.flush();
+
+            BulkResult<Object> result = second.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            assertThat(result.values()).isEmpty();
+            assertThat(result.errors().values()).hasSize(2).allSatisfy(error -> assertThat(error)
+                    .isInstanceOf(MemcachedProtocolException.class).hasMessageContaining("does not answer"));
         }
     }
 
@@ -183,7 +241,11 @@ class MalformedResponseTest {
 
     /** A client whose bulk reads are binary too: the fake server speaks only binary (text answers: {@link MalformedTextAnswerTest}). */
     private static MemcachedClient client(FakeServer server) {
-        return MemcachedClient.builder().servers(server.address()).connectionsPerServer(1, 1)
+        return client(server.address());
+    }
+
+    private static MemcachedClient client(String address) {
+        return MemcachedClient.builder().servers(address).connectionsPerServer(1, 1)
                 .operationTimeout(TIMEOUT).textBulkReads(false).build();
     }
 

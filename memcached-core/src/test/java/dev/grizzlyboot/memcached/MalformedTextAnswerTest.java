@@ -45,6 +45,12 @@ class MalformedTextAnswerTest {
     }
 
     @Test
+    void aLineThatOnlyBeginsWithEndIsGarbage() throws Exception {
+        assertFirstReadFailsThenTheNextServes(ascii("ENDING\r\n"), MemcachedProtocolException.class,
+                "an answer line a get never has: 'ENDING'", 2);
+    }
+
+    @Test
     void aValueLengthOverTheLimitIsRejectedBeforeAllocating() throws Exception {
         assertFirstReadFailsThenTheNextServes(ascii("VALUE a 0 2000000000\r\n"), MemcachedProtocolException.class,
                 "flags, length or CAS field that is not a number in range", 2);

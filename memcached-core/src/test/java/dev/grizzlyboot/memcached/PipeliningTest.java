@@ -2,6 +2,7 @@ package dev.grizzlyboot.memcached;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -68,6 +69,32 @@ class PipeliningTest {
     }
 
     @Test
+    void callsThatTimeOutBeforeTheyAreWrittenLeaveNothingPending() {
+        // Shorter than the 100 ms after which a stalled connection's queue is written anyway.
+        try (MemcachedClient client = MemcachedClient.builder().servers(memcached.addressList())
+                .connectionsPerServer(1, 1).operationTimeout(Duration.ofMillis(50)).failureThreshold(Integer.MAX_VALUE).build()) {
+            memcached.first().textCommand("set queued 0 0 1\r\nQ");
+            // Connected and answering before the pause; with so short a timeout a loaded machine may need a retry.
+            awaitRead(client, "queued", "Q");
+            List<CompletableFuture<Object>> calls = new ArrayList<>();
+            memcached.first().pause();
+            try {
+                // The first is written and waits for its answer; the rest time out queued behind it.
+                for (int i = 0; i < 5; i++) {
+                    calls.add(client.get("queued"));
+                }
+                for (CompletableFuture<Object> call : calls) {
+                    assertThatThrownBy(call::join).cause().isInstanceOf(MemcachedTimeoutException.class);
+                }
+            } finally {
+                memcached.first().resume();
+            }
+            await().atMost(Duration.ofSeconds(5)).until(() -> client.serverDetails().get(0).pending() == 0);
+            awaitRead(client, "queued", "Q");
+        }
+    }
+
+    @Test
     void aLateAnswerNeverCompletesSomeoneElsesRequest() {
         try (MemcachedClient client = MemcachedClient.builder().servers(memcached.addressList())
                 .connectionsPerServer(1, 1).operationTimeout(Duration.ofMillis(300)).build()) {
@@ -82,5 +109,10 @@ class PipeliningTest {
             assertThat(client.blocking().get("late-b")).isEqualTo("B");
             assertThat(client.blocking().get("late-a")).isEqualTo("A");
         }
+    }
+
+    private static void awaitRead(MemcachedClient client, String key, Object value) {
+        await().atMost(Duration.ofSeconds(5)).ignoreExceptionsInstanceOf(MemcachedTimeoutException.class)
+                .until(() -> value.equals(client.blocking().get(key)));
     }
 }

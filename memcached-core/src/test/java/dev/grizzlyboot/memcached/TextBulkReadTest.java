@@ -3,6 +3,7 @@ package dev.grizzlyboot.memcached;
 import static dev.grizzlyboot.memcached.RawTranscoder.RAW;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.entry;
 
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -121,6 +122,24 @@ class TextBulkReadTest {
             assertThat(viaText.get(key).cas()).as(key).isEqualTo(expected).isNotZero();
             assertThat(viaBinary.get(key).cas()).as(key).isEqualTo(expected);
             assertThat(viaText.get(key).value()).isEqualTo("value " + i);
+        }
+    }
+
+    @Test
+    void aKeyThatBeginsAnotherKeyIsNotAnsweredWithTheOthersValue() {
+        String prefix = UUID.randomUUID().toString().substring(0, 8);
+        String shorter = prefix + ":a";
+        String longer = prefix + ":ab";
+        try (MemcachedClient single = MemcachedClient.builder().servers(memcached.addresses().get(0)).build()) {
+            single.blocking().set(longer, "long", Duration.ZERO);
+            for (List<String> keys : List.of(List.of(shorter, longer), List.of(longer, shorter))) {
+                BulkResult<Object> read = single.blocking().getMulti(keys);
+                assertThat(read.outcome(shorter)).as("%s", keys).isEqualTo(Outcome.NOT_FOUND);
+                assertThat(read.values()).as("%s", keys).containsExactly(entry(longer, "long"));
+            }
+            single.blocking().set(shorter, "short", Duration.ZERO);
+            assertThat(single.blocking().getMulti(List.of(longer, shorter)).values())
+                    .containsExactly(entry(longer, "long"), entry(shorter, "short"));
         }
     }
 

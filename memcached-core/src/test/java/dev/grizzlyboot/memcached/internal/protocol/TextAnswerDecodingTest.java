@@ -81,6 +81,8 @@ class TextAnswerDecodingTest {
         assertGarbage("VALUE " + "k".repeat(251) + " 0 0\r\n\r\n", "without a key");
         assertGarbage("VALUE k 4294967296 0\r\n\r\n", "not a number in range");
         assertGarbage("VALUE k 0 0 18446744073709551616\r\n\r\n", "not a number in range");
+        // Twenty digits whose first nineteen are already over Long.MAX_VALUE: a signed overflow check lets them wrap.
+        assertGarbage("VALUE k 0 0 99999999999999999999\r\n\r\n", "not a number in range");
         assertGarbage("VALUE k 0 " + (MAX_VALUE + 1) + "\r\n" + "v".repeat(MAX_VALUE + 1) + "\r\n", "not a number in range");
         assertGarbage("VALUE k -1 0\r\n\r\n", "not a number in range");
         assertGarbage("VALUE k 0 1\r\nvv\r\n", "not followed by CRLF");
