@@ -222,6 +222,23 @@ class MalformedResponseTest {
         }
     }
 
+    @Test
+    void aBodyOfTheLargestLengthAcceptedIsAValueAndOneByteMoreIsGarbage() throws Exception {
+        // The largest item plus 64 KiB for its key and extras.
+        int largest = 1024 + 64 * 1024;
+        int[] answered = {0};
+        try (FakeServer server = new FakeServer(connection -> connection == 0
+                    ? replying(opaque -> FakeServer.response(0x00, 0, opaque, new byte[0], new byte[answered[0]++ == 0 ? largest : largest + 1]))
+                    : FakeServer.MISS);
+                MemcachedClient client = MemcachedClient.builder().servers(server.address()).connectionsPerServer(1, 1)
+                        .maxItemSize(1024).operationTimeout(TIMEOUT).textBulkReads(false).build()) {
+            assertThat(client.get("k", RawTranscoder.RAW).get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).bytes()).hasSize(largest);
+            assertThatThrownBy(() -> client.get("k").join()).cause().isInstanceOf(MemcachedProtocolException.class)
+                    .hasMessageContaining("exceeds the limit of " + largest);
+            assertThat(client.blocking().get("after")).isNull();
+        }
+    }
+
     /** The first connection answers every request with {@code reply}; the next ones are healthy. */
     private static void assertGetRejectedThenTheNextConnectionServes(IntFunction<byte[]> reply, String message) throws Exception {
         try (FakeServer server = new FakeServer(connection -> connection == 0 ? replying(reply) : FakeServer.MISS);

@@ -30,14 +30,15 @@ import org.junit.jupiter.params.provider.ValueSource;
  * only the written request fails; the queued ones, never written, are held until the server is
  * marked failed and then go to the next server on the ring, where they run once. When the server
  * takes a new connection at once, they stay with it. When it is removed from the list instead,
- * what was queued or held for it goes where the new list puts its keys (with replicas, reads only).
+ * what was queued or held for it goes where the new list puts its keys (with replicas, reads only;
+ * a bulk share split between new owners still gives each key its own answer).
  */
 class RerouteUnsentTest {
 
     private static final int QUEUED = 20;
 
     @RegisterExtension
-    static MemcachedExtension memcached = MemcachedExtension.server();
+    static MemcachedExtension memcached = MemcachedExtension.servers(2);
 
     @Test
     void onlyTheRequestWrittenToTheDeadServerFailsTheQueuedOnesGoToTheNextServer() throws Exception {
@@ -210,6 +211,37 @@ class RerouteUnsentTest {
         for (String key : values.keySet()) {
             assertThat(stored.outcome(key)).as(key).isEqualTo(Outcome.STORED);
             assertThat(memcached.first().textCommand("get " + key)).as(key).contains("new-" + key);
+        }
+    }
+
+    @Test
+    void aHeldBulkShareSplitBetweenTwoNewOwnersGivesEveryKeyItsOwnValue() throws Exception {
+        FakeServer closed = new FakeServer(connection -> FakeServer.HANG_UP);
+        String unreachable = closed.address();
+        closed.close();
+        Map<String, Object> values = new LinkedHashMap<>();
+        for (int i = 0; i < 60; i++) {
+            values.put("split-" + i, "value-" + i);
+        }
+        List<String> remaining = List.of(memcached.get(0).address(), memcached.get(1).address());
+        try (MemcachedClient afterRemoval = MemcachedClient.builder().servers(remaining).build();
+                MemcachedClient client = MemcachedClient.builder().servers(unreachable, remaining.get(0), remaining.get(1))
+                        .failureThreshold(1_000).reconnectBackoff(Duration.ofSeconds(30), Duration.ofSeconds(30))
+                        .operationTimeout(Duration.ofSeconds(20)).build()) {
+            // Stored where the keys go once the unreachable server is removed.
+            assertThat(afterRemoval.blocking().setMulti(values, Duration.ZERO).errors()).isEmpty();
+            assertThat(values.keySet().stream().filter(key -> client.ownerOf(key).toString().equals(unreachable))
+                    .map(afterRemoval::ownerOf).distinct()).as("new owners of the unreachable server's keys").hasSize(2);
+
+            CompletableFuture<BulkResult<Object>> result = client.getMulti(values.keySet());
+            await().atMost(Duration.ofSeconds(5)).until(() -> client.serverDetails().stream()
+                    .filter(details -> !details.server().toString().equals(unreachable)).allMatch(details -> details.pending() == 0));
+            assertThat(result).as("waiting for the unreachable server's share").isNotDone();
+            client.removeServer(unreachable);
+
+            BulkResult<Object> found = result.get(5, TimeUnit.SECONDS);
+            assertThat(found.errors()).isEmpty();
+            assertThat(found.values()).isEqualTo(values);
         }
     }
 
