@@ -4,17 +4,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.grizzlyboot.thrift.client.ThriftClient;
 import dev.grizzlyboot.thrift.client.ThriftTransportFailureException;
 import dev.grizzlyboot.thrift.tutorial.Calculator;
+import org.apache.thrift.TApplicationException;
+import org.apache.thrift.TException;
+import org.apache.thrift.protocol.TBinaryProtocol;
 import org.apache.thrift.protocol.TMessage;
 import org.apache.thrift.protocol.TMessageType;
+import org.apache.thrift.protocol.TProtocolException;
+import org.apache.thrift.transport.TMemoryBuffer;
 import org.apache.thrift.transport.TTransportException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A misbehaving server on a plain socket answers {@code add} with replies that do not belong to
@@ -72,6 +81,106 @@ class ReplyMatchingTest {
         assertThat(calculator.add(4, 5)).isEqualTo(9);
     }
 
+    /** Sequence id and name alone do not make a reply: a CALL or ONEWAY message never answers a call. */
+    @ParameterizedTest
+    @ValueSource(bytes = {TMessageType.CALL, TMessageType.ONEWAY})
+    void messageOfAnotherTypeWithTheCallsNameAndSequenceIdIsNoReply(byte type) throws Exception {
+        Calculator.Iface calculator = clientOf(serve((request, connection, index) -> connection == 0
+                ? new TMessage(request.name, type, request.seqid) : request));
+
+        assertThatThrownBy(() -> calculator.add(1, 2))
+                .isInstanceOfSatisfying(ThriftTransportFailureException.class,
+                        e -> assertThat(e.getType()).isEqualTo(TTransportException.CORRUPTED_DATA));
+        await().atMost(Duration.ofSeconds(5)).until(() -> server.closedByClient.get() == 1);
+        assertThat(calculator.add(1, 2)).isEqualTo(3);
+    }
+
+    /** Only an exception may answer a oneway call; a REPLY naming its sequence id is out of step. */
+    @Test
+    void replyMessageForAOnewayCallIsRefused() throws Exception {
+        Calculator.Iface calculator = clientOf(serveAfterOneway(seqid -> ScriptedAddServer.Request.reply(
+                new TMessage("zip", TMessageType.REPLY, seqid), 0)));
+
+        calculator.zip();
+        assertThatThrownBy(() -> calculator.add(1, 2))
+                .isInstanceOfSatisfying(ThriftTransportFailureException.class,
+                        e -> assertThat(e.getType()).isEqualTo(TTransportException.CORRUPTED_DATA));
+        assertThat(calculator.add(1, 2)).isEqualTo(3);
+    }
+
+    /** A oneway call's error reply is dropped once; the same one again was owed to no call. */
+    @Test
+    void secondErrorReplyForTheSameOnewayCallIsRefused() throws Exception {
+        Calculator.Iface calculator = clientOf(serveAfterOneway(seqid -> {
+            byte[] error = onewayError(seqid);
+            ByteArrayOutputStream twice = new ByteArrayOutputStream();
+            twice.write(error);
+            twice.write(error);
+            return twice.toByteArray();
+        }));
+
+        calculator.zip();
+        assertThatThrownBy(() -> calculator.add(1, 2))
+                .isInstanceOfSatisfying(ThriftTransportFailureException.class,
+                        e -> assertThat(e.getType()).isEqualTo(TTransportException.CORRUPTED_DATA));
+        assertThat(calculator.add(1, 2)).isEqualTo(3);
+    }
+
+    /**
+     * The matcher sees only a frame's first message: bytes after it in the same frame, here the
+     * whole reply the next call on the connection would expect, must not be read as that call's answer.
+     */
+    @Test
+    void bytesAfterTheReplyInItsFrameFailTheCallAndNeverAnswerTheNext() throws Exception {
+        server = ScriptedAddServer.start((request, out) -> {
+            byte[] reply = request.reply();
+            byte[] next = ScriptedAddServer.Request.reply(
+                    new TMessage("add", TMessageType.REPLY, request.call().seqid + 1), 1000);
+            ByteArrayOutputStream payload = new ByteArrayOutputStream();
+            payload.write(reply, 4, reply.length - 4);
+            payload.write(next, 4, next.length - 4);
+            out.write(RawFrames.frame(payload.toByteArray(), payload.size()));
+            return true;
+        });
+        Calculator.Iface calculator = clientOf(server.port());
+
+        for (int call = 0; call < 2; call++) {
+            assertThatThrownBy(() -> calculator.add(5, 5))
+                    .isInstanceOfSatisfying(ThriftTransportFailureException.class,
+                            e -> assertThat(e.getType()).isEqualTo(TTransportException.CORRUPTED_DATA));
+        }
+        await().atMost(Duration.ofSeconds(5)).until(() -> server.closedByClient.get() == 2);
+    }
+
+    /**
+     * A reply that fails to parse leaves the rest of its frame unread, here a whole reply for the
+     * next call: its connection must be closed, not given back for that call to read it.
+     */
+    @Test
+    void replyThatFailsToParseIsNeverFollowedOnItsConnection() throws Exception {
+        server = ScriptedAddServer.start((request, out) -> {
+            if (request.connectionIndex() > 0) {
+                out.write(request.reply());
+                return true;
+            }
+            TMemoryBuffer body = new TMemoryBuffer(64);
+            TBinaryProtocol writer = new TBinaryProtocol(body);
+            writer.writeMessageBegin(new TMessage("add", TMessageType.REPLY, request.call().seqid));
+            writer.writeByte((byte) 99);
+            writer.writeI16((short) 0);
+            byte[] next = ScriptedAddServer.Request.reply(
+                    new TMessage("add", TMessageType.REPLY, request.call().seqid + 1), 1000);
+            body.write(next, 4, next.length - 4);
+            out.write(RawFrames.frame(body.getArray(), body.length()));
+            return true;
+        });
+        Calculator.Iface calculator = clientOf(server.port());
+
+        assertThatThrownBy(() -> calculator.add(1, 2)).isInstanceOf(TProtocolException.class);
+        assertThat(calculator.add(5, 5)).isEqualTo(10);
+        assertThat(server.closedByClient.get()).isEqualTo(1);
+    }
+
     private Calculator.Iface serveAndBuild(Tamper tamper, String idempotentMethod) throws IOException {
         int port = serve(tamper);
         client = ThriftClient.builder().server("127.0.0.1", port).retries(1).build();
@@ -99,5 +208,40 @@ class ReplyMatchingTest {
             return true;
         });
         return server.port();
+    }
+
+    /**
+     * Serves {@code add} and takes the oneway {@code zip} without answering; on the first connection
+     * the next {@code add} reply is preceded by {@code beforeReply} of the zip's sequence id.
+     */
+    private int serveAfterOneway(OnewayAnswer beforeReply) throws IOException {
+        AtomicInteger onewaySeqid = new AtomicInteger();
+        server = ScriptedAddServer.start((request, out) -> {
+            if (request.call().type == TMessageType.ONEWAY) {
+                onewaySeqid.set(request.call().seqid);
+                return true;
+            }
+            if (request.connectionIndex() == 0) {
+                out.write(beforeReply.frames(onewaySeqid.get()));
+            }
+            out.write(request.reply());
+            return true;
+        });
+        return server.port();
+    }
+
+    /** Frames a misbehaving server sends about the oneway call with the given sequence id. */
+    private interface OnewayAnswer {
+        byte[] frames(int onewaySeqid) throws TException, IOException;
+    }
+
+    /** The UNKNOWN_METHOD exception a libthrift server sends for a oneway call it cannot run. */
+    private static byte[] onewayError(int seqid) throws TException, IOException {
+        TMemoryBuffer body = new TMemoryBuffer(64);
+        TBinaryProtocol writer = new TBinaryProtocol(body);
+        writer.writeMessageBegin(new TMessage("zip", TMessageType.EXCEPTION, seqid));
+        new TApplicationException(TApplicationException.UNKNOWN_METHOD, "Invalid method name: 'zip'").write(writer);
+        writer.writeMessageEnd();
+        return RawFrames.frame(body.getArray(), body.length());
     }
 }

@@ -3,6 +3,7 @@ package dev.grizzlyboot.thrift.transport;
 import org.apache.thrift.TException;
 import org.apache.thrift.protocol.TMessage;
 import org.apache.thrift.protocol.TProtocol;
+import org.apache.thrift.transport.TTransportException;
 
 /**
  * The protocol a client call writes and reads through: it sends each message with the sequence id
@@ -30,5 +31,20 @@ final class CallMatchingProtocol extends OwnedBinaryProtocol {
     public TMessage readMessageBegin() throws TException {
         TMessage reply = super.readMessageBegin();
         return new TMessage(reply.name, reply.type, callerSeqid);
+    }
+
+    /**
+     * The matcher vouches only for the first message of a frame: anything after it in the same
+     * frame would be read by the connection's next call as its reply, unmatched.
+     */
+    @Override
+    public void readMessageEnd() throws TException {
+        super.readMessageEnd();
+        int unread = transport.unreadInFrame();
+        if (unread > 0) {
+            transport.close();
+            throw new TTransportException(TTransportException.CORRUPTED_DATA,
+                    "reply frame holds " + unread + " bytes after its message, connection closed");
+        }
     }
 }

@@ -37,6 +37,11 @@ abstract class FrameTransport extends TEndpointTransport {
         resetConsumedMessageSize(frame.remaining());
     }
 
+    /** The bytes of the current frame that no read has taken yet. */
+    final int unreadInFrame() {
+        return input == null ? 0 : input.remaining();
+    }
+
     /** Called when a read finds the current frame exhausted; returns the next frame or throws. */
     abstract Buffer awaitFrame() throws TTransportException;
 
