@@ -179,6 +179,32 @@ class CallerThreadReadingTest {
         assertThat(server.requests).hasValue(2);
     }
 
+    /**
+     * No call waits to be failed by the refused length, so only closing the connection keeps the
+     * next call from finding that length again in front of its reply.
+     */
+    @Test
+    void aFrameLengthOverTheLimitArrivingWhileIdleClosesTheConnectionBeforeTheNextCallUsesIt() throws Exception {
+        CountDownLatch firstCallReturned = new CountDownLatch(1);
+        AtomicInteger strayLengths = new AtomicInteger();
+        Calculator.Iface calculator = clientWithoutMonitor(serve((request, out) -> {
+            out.write(request.reply());
+            if (request.connectionIndex() == 0) {
+                firstCallReturned.await();
+                out.write(new byte[] {0x7f, (byte) 0xff, (byte) 0xff, (byte) 0xff});
+                strayLengths.incrementAndGet();
+            }
+            return true;
+        }));
+
+        assertThat(calculator.add(1, 2)).isEqualTo(3);
+        firstCallReturned.countDown();
+        await().atMost(Duration.ofSeconds(5)).until(() -> strayLengths.get() == 1);
+        assertThat(calculator.add(3, 4)).isEqualTo(7);
+        await().atMost(Duration.ofSeconds(5)).until(() -> server.closedByClient.get() == 1);
+        assertThat(server.requests).hasValue(2);
+    }
+
     @Test
     void closingTheClientFailsACallWaitingForItsReplyAtOnce() throws Exception {
         Calculator.Iface calculator = clientOf(serve((request, out) -> true),
