@@ -15,9 +15,12 @@ import dev.grizzlyboot.thrift.tutorial.Calculator;
 import org.apache.thrift.TApplicationException;
 import org.apache.thrift.TException;
 import org.apache.thrift.protocol.TBinaryProtocol;
+import org.apache.thrift.protocol.TField;
 import org.apache.thrift.protocol.TMessage;
 import org.apache.thrift.protocol.TMessageType;
 import org.apache.thrift.protocol.TProtocolException;
+import org.apache.thrift.protocol.TStruct;
+import org.apache.thrift.protocol.TType;
 import org.apache.thrift.transport.TMemoryBuffer;
 import org.apache.thrift.transport.TTransportException;
 import org.junit.jupiter.api.AfterEach;
@@ -179,6 +182,37 @@ class ReplyMatchingTest {
         assertThatThrownBy(() -> calculator.add(1, 2)).isInstanceOf(TProtocolException.class);
         assertThat(calculator.add(5, 5)).isEqualTo(10);
         assertThat(server.closedByClient.get()).isEqualTo(1);
+    }
+
+    /**
+     * A string longer than what is left of its frame fails the reply as a transport error before
+     * the rest of the frame, here a whole reply for the next call, is read: that connection must be
+     * closed too, not given back for the next call to read the rest as its reply.
+     */
+    @Test
+    void stringRunningPastItsFrameFailsTheCallAndItsConnectionIsNotReused() throws Exception {
+        server = ScriptedAddServer.start((request, out) -> {
+            if (request.connectionIndex() > 0) {
+                out.write(request.reply());
+                return true;
+            }
+            TMemoryBuffer body = new TMemoryBuffer(64);
+            TBinaryProtocol writer = new TBinaryProtocol(body);
+            writer.writeMessageBegin(new TMessage("add", TMessageType.REPLY, request.call().seqid));
+            writer.writeStructBegin(new TStruct("add_result"));
+            writer.writeFieldBegin(new TField("success", TType.STRING, (short) 0));
+            writer.writeI32(1 << 20);
+            byte[] next = ScriptedAddServer.Request.reply(
+                    new TMessage("add", TMessageType.REPLY, request.call().seqid + 1), 1000);
+            body.write(next, 4, next.length - 4);
+            out.write(RawFrames.frame(body.getArray(), body.length()));
+            return true;
+        });
+        Calculator.Iface calculator = clientOf(server.port());
+
+        assertThatThrownBy(() -> calculator.add(1, 2)).isInstanceOf(ThriftTransportFailureException.class);
+        assertThat(calculator.add(5, 5)).isEqualTo(10);
+        await().atMost(Duration.ofSeconds(5)).until(() -> server.closedByClient.get() == 1);
     }
 
     private Calculator.Iface serveAndBuild(Tamper tamper, String idempotentMethod) throws IOException {
