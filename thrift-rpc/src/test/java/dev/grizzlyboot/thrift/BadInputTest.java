@@ -102,6 +102,21 @@ class BadInputTest {
         assertLengthCloses(MAX_FRAME + 1);
     }
 
+    /**
+     * The shared server's idle timeout would close a connection waiting for the body too, so this
+     * one has none: only refusing the length closes the connection.
+     */
+    @Test
+    void lengthOneAboveTheMaximumClosesWithoutAnIdleTimeout() throws Exception {
+        try (ThriftServer patient = ThriftServer.builder(new Calculator.Processor<>(handler))
+                .host("127.0.0.1").port(0).ioStrategy(strategy()).maxFrameSize(MAX_FRAME)
+                .idleTimeout(Duration.ZERO).build().start();
+             Socket socket = new Socket("127.0.0.1", patient.port())) {
+            new DataOutputStream(socket.getOutputStream()).writeInt(MAX_FRAME + 1);
+            await().atMost(CLOSED_WITHIN).until(() -> RawFrames.closedByServer(socket));
+        }
+    }
+
     @Test
     void hugeLengthClosesBeforeTheBodyArrives() throws Exception {
         assertLengthCloses(Integer.MAX_VALUE);
