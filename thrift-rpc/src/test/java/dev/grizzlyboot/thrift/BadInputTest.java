@@ -102,15 +102,10 @@ class BadInputTest {
         assertLengthCloses(MAX_FRAME + 1);
     }
 
-    /**
-     * The shared server's idle timeout would close a connection waiting for the body too, so this
-     * one has none: only refusing the length closes the connection.
-     */
+    /** The shared server's idle timeout would close a connection waiting for the body too. */
     @Test
     void lengthOneAboveTheMaximumClosesWithoutAnIdleTimeout() throws Exception {
-        try (ThriftServer patient = ThriftServer.builder(new Calculator.Processor<>(handler))
-                .host("127.0.0.1").port(0).ioStrategy(strategy()).maxFrameSize(MAX_FRAME)
-                .idleTimeout(Duration.ZERO).build().start();
+        try (ThriftServer patient = startWithoutIdleTimeout();
              Socket socket = new Socket("127.0.0.1", patient.port())) {
             new DataOutputStream(socket.getOutputStream()).writeInt(MAX_FRAME + 1);
             await().atMost(CLOSED_WITHIN).until(() -> RawFrames.closedByServer(socket));
@@ -139,7 +134,9 @@ class BadInputTest {
         byte[] garbage = new byte[64];
         new Random(7).nextBytes(garbage);
         garbage[0] = 0x55; // not a strict binary-protocol version
-        try (Socket socket = connect()) {
+        // The shared server's idle timeout would close a connection left open after the failure too.
+        try (ThriftServer patient = startWithoutIdleTimeout();
+             Socket socket = new Socket("127.0.0.1", patient.port())) {
             socket.getOutputStream().write(RawFrames.frame(garbage, garbage.length));
             await().atMost(CLOSED_WITHIN).until(() -> RawFrames.closedByServer(socket));
         }
@@ -185,6 +182,13 @@ class BadInputTest {
             new DataOutputStream(socket.getOutputStream()).writeInt(length);
             await().atMost(CLOSED_WITHIN).until(() -> RawFrames.closedByServer(socket));
         }
+    }
+
+    /** A server like the shared one that never closes a connection for being idle. */
+    private ThriftServer startWithoutIdleTimeout() {
+        return ThriftServer.builder(new Calculator.Processor<>(handler))
+                .host("127.0.0.1").port(0).ioStrategy(strategy()).maxFrameSize(MAX_FRAME)
+                .idleTimeout(Duration.ZERO).build().start();
     }
 
     private Socket connect() throws Exception {
