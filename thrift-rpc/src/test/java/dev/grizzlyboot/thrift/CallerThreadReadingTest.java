@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -67,6 +68,26 @@ class CallerThreadReadingTest {
             assertThat(calculator.add(i, 40)).isEqualTo(i + 40);
         }
         assertThat(client.busyConnections() + client.idleConnections()).isEqualTo(1);
+    }
+
+    /**
+     * The client's first read buffer holds 8 KiB, so a reply frame whose payload is just under or
+     * at 8 KiB no longer fits with its 4-byte length: its last bytes need a larger buffer, not a
+     * wait for more input into a full one. Echo replies carry 24 bytes around the payload.
+     */
+    @Test
+    void replyFramesEndingJustPastTheFirstReadBufferAreRead() throws Exception {
+        try (ThriftServer thriftServer = ThriftServer.builder(new Calculator.Processor<>(new CalculatorHandler()))
+                .host("127.0.0.1").port(0).build().start()) {
+            client = ThriftClient.builder().server("127.0.0.1", thriftServer.port()).readTimeout(Duration.ofSeconds(1))
+                    .retries(0).maxConnections(1).build();
+            Calculator.Iface calculator = client.proxy(Calculator.Iface.class);
+            for (int framePayload = 8192 - 6; framePayload <= 8192 + 2; framePayload++) {
+                byte[] payload = new byte[framePayload - 24];
+                payload[payload.length - 1] = (byte) framePayload;
+                assertThat(calculator.echo(ByteBuffer.wrap(payload))).isEqualTo(ByteBuffer.wrap(payload));
+            }
+        }
     }
 
     @ParameterizedTest
