@@ -23,6 +23,7 @@ import org.apache.thrift.protocol.TStruct;
 import org.apache.thrift.protocol.TType;
 import org.apache.thrift.transport.TMemoryBuffer;
 import org.apache.thrift.transport.TTransportException;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -91,9 +92,7 @@ class ReplyMatchingTest {
         Calculator.Iface calculator = clientOf(serve((request, connection, index) -> connection == 0
                 ? new TMessage(request.name, type, request.seqid) : request));
 
-        assertThatThrownBy(() -> calculator.add(1, 2))
-                .isInstanceOfSatisfying(ThriftTransportFailureException.class,
-                        e -> assertThat(e.getType()).isEqualTo(TTransportException.CORRUPTED_DATA));
+        assertCorruptedData(() -> calculator.add(1, 2));
         await().atMost(Duration.ofSeconds(5)).until(() -> server.closedByClient.get() == 1);
         assertThat(calculator.add(1, 2)).isEqualTo(3);
     }
@@ -105,9 +104,7 @@ class ReplyMatchingTest {
                 new TMessage("zip", TMessageType.REPLY, seqid), 0)));
 
         calculator.zip();
-        assertThatThrownBy(() -> calculator.add(1, 2))
-                .isInstanceOfSatisfying(ThriftTransportFailureException.class,
-                        e -> assertThat(e.getType()).isEqualTo(TTransportException.CORRUPTED_DATA));
+        assertCorruptedData(() -> calculator.add(1, 2));
         assertThat(calculator.add(1, 2)).isEqualTo(3);
     }
 
@@ -123,9 +120,7 @@ class ReplyMatchingTest {
         }));
 
         calculator.zip();
-        assertThatThrownBy(() -> calculator.add(1, 2))
-                .isInstanceOfSatisfying(ThriftTransportFailureException.class,
-                        e -> assertThat(e.getType()).isEqualTo(TTransportException.CORRUPTED_DATA));
+        assertCorruptedData(() -> calculator.add(1, 2));
         assertThat(calculator.add(1, 2)).isEqualTo(3);
     }
 
@@ -148,9 +143,7 @@ class ReplyMatchingTest {
         Calculator.Iface calculator = clientOf(server.port());
 
         for (int call = 0; call < 2; call++) {
-            assertThatThrownBy(() -> calculator.add(5, 5))
-                    .isInstanceOfSatisfying(ThriftTransportFailureException.class,
-                            e -> assertThat(e.getType()).isEqualTo(TTransportException.CORRUPTED_DATA));
+            assertCorruptedData(() -> calculator.add(5, 5));
         }
         await().atMost(Duration.ofSeconds(5)).until(() -> server.closedByClient.get() == 2);
     }
@@ -270,6 +263,12 @@ class ReplyMatchingTest {
     }
 
     /** The UNKNOWN_METHOD exception a libthrift server sends for a oneway call it cannot run. */
+    /** The call fails as every refused reply fails it: a transport failure of type CORRUPTED_DATA. */
+    private static void assertCorruptedData(ThrowingCallable call) {
+        assertThatThrownBy(call).isInstanceOfSatisfying(ThriftTransportFailureException.class,
+                e -> assertThat(e.getType()).isEqualTo(TTransportException.CORRUPTED_DATA));
+    }
+
     private static byte[] onewayError(int seqid) throws TException, IOException {
         TMemoryBuffer body = new TMemoryBuffer(64);
         TBinaryProtocol writer = new TBinaryProtocol(body);
