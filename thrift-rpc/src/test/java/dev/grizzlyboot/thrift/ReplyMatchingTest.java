@@ -154,23 +154,10 @@ class ReplyMatchingTest {
      */
     @Test
     void replyThatFailsToParseIsNeverFollowedOnItsConnection() throws Exception {
-        server = ScriptedAddServer.start((request, out) -> {
-            if (request.connectionIndex() > 0) {
-                out.write(request.reply());
-                return true;
-            }
-            TMemoryBuffer body = new TMemoryBuffer(64);
-            TBinaryProtocol writer = new TBinaryProtocol(body);
-            writer.writeMessageBegin(new TMessage("add", TMessageType.REPLY, request.call().seqid));
+        Calculator.Iface calculator = clientOfBrokenReplyThenTheNext(writer -> {
             writer.writeByte((byte) 99);
             writer.writeI16((short) 0);
-            byte[] next = ScriptedAddServer.Request.reply(
-                    new TMessage("add", TMessageType.REPLY, request.call().seqid + 1), 1000);
-            body.write(next, 4, next.length - 4);
-            out.write(RawFrames.frame(body.getArray(), body.length()));
-            return true;
         });
-        Calculator.Iface calculator = clientOf(server.port());
 
         assertThatThrownBy(() -> calculator.add(1, 2)).isInstanceOf(TProtocolException.class);
         assertThat(calculator.add(5, 5)).isEqualTo(10);
@@ -184,6 +171,28 @@ class ReplyMatchingTest {
      */
     @Test
     void stringRunningPastItsFrameFailsTheCallAndItsConnectionIsNotReused() throws Exception {
+        Calculator.Iface calculator = clientOfBrokenReplyThenTheNext(writer -> {
+            writer.writeStructBegin(new TStruct("add_result"));
+            writer.writeFieldBegin(new TField("success", TType.STRING, (short) 0));
+            writer.writeI32(1 << 20);
+        });
+
+        assertThatThrownBy(() -> calculator.add(1, 2)).isInstanceOf(ThriftTransportFailureException.class);
+        assertThat(calculator.add(5, 5)).isEqualTo(10);
+        await().atMost(Duration.ofSeconds(5)).until(() -> server.closedByClient.get() == 1);
+    }
+
+    /** Writes what follows a broken reply's message header. */
+    private interface BrokenReply {
+        void write(TBinaryProtocol writer) throws TException;
+    }
+
+    /**
+     * A client of a server whose first connection answers a call with {@code broken} after the
+     * reply's message header and then, in the same frame, the whole reply the next call on that
+     * connection would expect (sum 1000); later connections answer correctly.
+     */
+    private Calculator.Iface clientOfBrokenReplyThenTheNext(BrokenReply broken) throws IOException {
         server = ScriptedAddServer.start((request, out) -> {
             if (request.connectionIndex() > 0) {
                 out.write(request.reply());
@@ -192,20 +201,14 @@ class ReplyMatchingTest {
             TMemoryBuffer body = new TMemoryBuffer(64);
             TBinaryProtocol writer = new TBinaryProtocol(body);
             writer.writeMessageBegin(new TMessage("add", TMessageType.REPLY, request.call().seqid));
-            writer.writeStructBegin(new TStruct("add_result"));
-            writer.writeFieldBegin(new TField("success", TType.STRING, (short) 0));
-            writer.writeI32(1 << 20);
+            broken.write(writer);
             byte[] next = ScriptedAddServer.Request.reply(
                     new TMessage("add", TMessageType.REPLY, request.call().seqid + 1), 1000);
             body.write(next, 4, next.length - 4);
             out.write(RawFrames.frame(body.getArray(), body.length()));
             return true;
         });
-        Calculator.Iface calculator = clientOf(server.port());
-
-        assertThatThrownBy(() -> calculator.add(1, 2)).isInstanceOf(ThriftTransportFailureException.class);
-        assertThat(calculator.add(5, 5)).isEqualTo(10);
-        await().atMost(Duration.ofSeconds(5)).until(() -> server.closedByClient.get() == 1);
+        return clientOf(server.port());
     }
 
     private Calculator.Iface serveAndBuild(Tamper tamper, String idempotentMethod) throws IOException {
