@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -107,8 +106,7 @@ final class Commands {
      */
     private <R> CompletableFuture<R> deletingIfRefused(String key, CompletableFuture<R> failed) {
         Throwable error = failed.handle((value, e) -> e).join();
-        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-        if (!(cause instanceof UnsentValueTooLargeException refused)) {
+        if (!(Answers.causeOf(error) instanceof UnsentValueTooLargeException refused)) {
             return failed;
         }
         CompletableFuture<R> reported = new CompletableFuture<>();
