@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,6 +20,8 @@ import dev.grizzlyboot.testsupport.ZooKeeperExtension;
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -108,6 +111,32 @@ class ZooKeeperServerListSyncTest {
             assertThat(second.state().phase()).isEqualTo(Phase.IN_SYNC);
             assertThat(znodes.data("/grizzly-memcached/seed/committed"))
                     .contains("servers=" + String.join(",", seeded));
+        }
+    }
+
+    /**
+     * Version skew in the records: a {@code committed} record written by a member built before
+     * records carried T (no {@code commit-at}) is adopted with T unknown (0), and one written by a
+     * newer member, with a line this one does not know, is adopted with its T.
+     */
+    @ParameterizedTest
+    @CsvSource({"older, '', 0", "newer, 'commit-at=1795360729431\nwritten-by=a-later-release\n', 1795360729431"})
+    void aMemberAdoptsCommittedRecordsOfOlderAndNewerMembers(String cluster, String extraLines, long commitAt)
+            throws Exception {
+        List<String> recorded = memcached.addresses().subList(0, 2);
+        String record = "version=5\nservers=" + String.join(",", recorded) + "\nprepare-by=0\n" + extraLines;
+        try (CuratorFramework writer = TestMember.curator(zooKeeper.connectString())) {
+            for (String node : List.of("servers", "committed")) {
+                writer.create().creatingParentsIfNeeded().forPath("/grizzly-memcached/" + cluster + "/" + node,
+                        record.getBytes(StandardCharsets.UTF_8));
+            }
+        }
+        try (TestMember member = TestMember.join(zooKeeper.connectString(), cluster, "member",
+                memcached.addresses().subList(2, 4))) {
+            await().atMost(TestMember.AWAIT).until(() -> member.state().version() == 5);
+            assertThat(member.client.servers()).hasToString(recorded.toString());
+            assertThat(member.state().commitAtMillis()).isEqualTo(commitAt);
+            assertThat(member.state().phase()).isEqualTo(Phase.IN_SYNC);
         }
     }
 
