@@ -333,14 +333,18 @@ final class MemcachedConnection {
         }
         // A TLS refusal is a failed connect, whenever it comes: the pool backs off.
         boolean wasConnecting = state == State.CONNECTING || closeError instanceof TlsHandshakeException;
-        state = State.CLOSED;
         // A server that breaks the protocol is as unhealthy as one that drops the connection.
         boolean serverFault = !wasConnecting && (byPeer || closeError instanceof MemcachedProtocolException);
         // Leave the pool first: a caller whose operation fails below may retry at once and must
-        // not be routed to this connection again.
+        // not be routed to this connection again. And leave it before being marked closed: a pool
+        // still listing a closed connection counts it against its maximum, so a caller in between
+        // would find no usable connection and no room to open one, and fail as if the server were
+        // unreachable. Until the mark, a caller may still choose this connection; what it queues
+        // is handed back to the pool below (no flush writes once closeError is set).
         if (poolNotified.compareAndSet(false, true)) {
             pool.closed(this, wasConnecting, serverFault, closeError);
         }
+        state = State.CLOSED;
         Operation<?> unfinished = setup;
         setup = null;
         if (unfinished != null) {
