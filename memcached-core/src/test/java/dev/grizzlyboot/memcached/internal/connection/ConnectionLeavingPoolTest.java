@@ -12,9 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import dev.grizzlyboot.memcached.IoStrategy;
-import dev.grizzlyboot.memcached.MemcachedException;
 import dev.grizzlyboot.memcached.internal.protocol.Opcode;
-import dev.grizzlyboot.memcached.internal.protocol.Operation;
 import dev.grizzlyboot.memcached.internal.protocol.Request;
 import dev.grizzlyboot.memcached.internal.protocol.SingleOperation;
 import dev.grizzlyboot.testsupport.MemcachedExtension;
@@ -40,7 +38,7 @@ class ConnectionLeavingPoolTest {
                 Duration.ofSeconds(30));
         try (ClientTransport transport = new ClientTransport(IoStrategy.SAME_THREAD, 1, 2, 1 << 20,
                 new ConnectionSecurity(null, null))) {
-            ConnectionPool pool = new ConnectionPool("127.0.0.1", memcached.first().port(), transport, settings, new OneServerEvents());
+            ConnectionPool pool = new ConnectionPool("127.0.0.1", memcached.first().port(), transport, settings, QuietPoolEvents.onlyServer());
             assertThat(noop(pool).get(5, TimeUnit.SECONDS)).isNull();
             Object lock = lockOf(pool);
             Thread sweeper = new Thread(() -> pool.maintain(System.nanoTime() + TimeUnit.SECONDS.toNanos(1)));
@@ -81,34 +79,5 @@ class ConnectionLeavingPoolTest {
             }
         }
         return false;
-    }
-
-    /** Events of the only server: nothing is held or routed elsewhere. */
-    private static final class OneServerEvents implements PoolEvents {
-        @Override
-        public void connectFailed(MemcachedException error) {
-        }
-
-        @Override
-        public void connectionLost(MemcachedException error) {
-        }
-
-        @Override
-        public void timedOut(int operations) {
-        }
-
-        @Override
-        public void answered() {
-        }
-
-        @Override
-        public boolean holdUnsent() {
-            return false;
-        }
-
-        @Override
-        public boolean rerouteUnsent(Operation<?> operation) {
-            return false;
-        }
     }
 }

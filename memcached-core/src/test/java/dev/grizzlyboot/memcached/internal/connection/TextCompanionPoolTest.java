@@ -10,9 +10,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import dev.grizzlyboot.memcached.IoStrategy;
-import dev.grizzlyboot.memcached.MemcachedException;
 import dev.grizzlyboot.memcached.Outcome;
-import dev.grizzlyboot.memcached.internal.protocol.Operation;
 import dev.grizzlyboot.memcached.internal.protocol.TextBulkRead;
 import org.junit.jupiter.api.Test;
 
@@ -35,7 +33,7 @@ class TextCompanionPoolTest {
                 Duration.ofSeconds(30));
         try (ClientTransport transport = new ClientTransport(IoStrategy.SAME_THREAD, 1, 2, 1 << 20,
                 new ConnectionSecurity(null, null))) {
-            ConnectionPool pool = new ConnectionPool("127.0.0.1", refusingPort, transport, settings, new HoldingEvents(), true);
+            ConnectionPool pool = new ConnectionPool("127.0.0.1", refusingPort, transport, settings, QuietPoolEvents.holding(), true);
             TextBulkRead<Object> read = new TextBulkRead<>("getMulti", false, List.of("a"), new byte[][] {{'a'}},
                     TimeUnit.SECONDS.toNanos(30), (response, operation) -> null, Outcome.NOT_FOUND);
             pool.textBulkReads().send(read);
@@ -49,35 +47,6 @@ class TextCompanionPoolTest {
             await().atMost(Duration.ofSeconds(5)).until(() -> pool.size() == 0);
             assertThat(pool.takeUnsent()).as("the cluster's hand-over takes the companion's too").containsExactly(read);
             pool.close();
-        }
-    }
-
-    /** Events of a server that is not marked failed while another is live: unsent operations are held. */
-    private static final class HoldingEvents implements PoolEvents {
-        @Override
-        public void connectFailed(MemcachedException error) {
-        }
-
-        @Override
-        public void connectionLost(MemcachedException error) {
-        }
-
-        @Override
-        public void timedOut(int operations) {
-        }
-
-        @Override
-        public void answered() {
-        }
-
-        @Override
-        public boolean holdUnsent() {
-            return true;
-        }
-
-        @Override
-        public boolean rerouteUnsent(Operation<?> operation) {
-            return false;
         }
     }
 }
