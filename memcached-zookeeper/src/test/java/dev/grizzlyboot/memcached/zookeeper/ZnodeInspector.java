@@ -44,6 +44,11 @@ final class ZnodeInspector implements AfterAllCallback {
         }
     }
 
+    /** Deletes the node and everything below it, as someone tidying ZooKeeper by hand would. */
+    void deleteTree(String path) throws Exception {
+        connected().delete().quietly().deletingChildrenIfNeeded().forPath(path);
+    }
+
     List<String> children(String path) throws Exception {
         return connected().getChildren().forPath(path);
     }
