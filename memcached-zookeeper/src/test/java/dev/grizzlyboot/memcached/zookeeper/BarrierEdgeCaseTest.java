@@ -117,6 +117,31 @@ class BarrierEdgeCaseTest {
     }
 
     /**
+     * Each member reports each switch once (the list it adopted on joining, then every commit):
+     * passes after a switch (the recorded commit, the next proposal) do not switch it to the same
+     * list again.
+     */
+    @Test
+    void everyMemberSwitchesToEachVersionOnce() throws Exception {
+        List<String> before = memcached.addresses().subList(0, 2);
+        String connect = zooKeeper.connectString();
+        try (TestMember a = TestMember.join(connect, "once", "a", before);
+             TestMember b = TestMember.join(connect, "once", "b", before)) {
+            a.sync.proposeServers(memcached.addresses(), 1);
+            await().atMost(TestMember.AWAIT).until(() -> a.state().committedVersion() == 2 && b.state().committedVersion() == 2);
+            b.sync.proposeServers(before, 2);
+            await().atMost(TestMember.AWAIT).until(() -> a.state().committedVersion() == 3 && b.state().committedVersion() == 3);
+            b.sync.proposeServers(memcached.addresses(), 3);
+            await().atMost(TestMember.AWAIT).until(() -> a.state().committedVersion() == 4 && b.state().committedVersion() == 4);
+
+            for (TestMember member : List.of(a, b)) {
+                assertThat(member.switches).extracting(SyncState::version).as(member.state().memberId())
+                        .containsExactly(1L, 2L, 3L, 4L);
+            }
+        }
+    }
+
+    /**
      * A member that built and acknowledged the list, then lost ZooKeeper before the decision,
      * learns the outcome only from the recorded commit: it switches at once, and reports the T
      * everybody else switched at.

@@ -265,6 +265,9 @@ class ZooKeeperServerListSyncTest {
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("root path");
             assertThatThrownBy(() -> builder.rootPath("/r").prepareTimeout(Duration.ofSeconds(1)).start(client))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("session timeout");
+            // Equal is not longer: a crashed member's session could outlast the deadline.
+            assertThatThrownBy(() -> builder.prepareTimeout(Duration.ofSeconds(10)).sessionTimeout(Duration.ofSeconds(10))
+                    .start(client)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("session timeout");
             assertThatThrownBy(() -> builder.prepareTimeout(Duration.ofSeconds(30)).commitDelay(Duration.ofMillis(-1))
                     .start(client)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("commit delay");
         }
