@@ -61,6 +61,42 @@ class ZooKeeperWorkPerChangeTest {
     }
 
     /**
+     * Once a change is committed nobody waits for members any more, so each member has dropped its
+     * watch on {@code members}: a member joining between changes costs the other members no work.
+     * The joiner's requests are those of a join before any change (when nobody has ever watched
+     * {@code members}). (ZooKeeper cannot drop one watcher of a session on the server, so the server
+     * still sends each member that once waited one notification, which its client discards: that
+     * is why this counts requests, not watch events.)
+     */
+    @Test
+    void aMemberJoiningBetweenChangesCostsTheOtherMembersNothing() throws Exception {
+        try (CountingZooKeeperServer zooKeeper = CountingZooKeeperServer.start()) {
+            List<String> before = memcached.addresses().subList(0, 2);
+            List<TestMember> members = new ArrayList<>();
+            try {
+                members.add(TestMember.join(zooKeeper.connectString(), "quiet-join", "m0", before));
+                members.add(TestMember.join(zooKeeper.connectString(), "quiet-join", "m1", before));
+                Counts beforeFirstJoin = settled(zooKeeper);
+                members.add(TestMember.join(zooKeeper.connectString(), "quiet-join", "m2", before));
+                Counts firstJoin = settled(zooKeeper).minus(beforeFirstJoin);
+
+                change(members, memcached.addresses(), 2);
+                Counts beforeLateJoin = settled(zooKeeper);
+                members.add(TestMember.join(zooKeeper.connectString(), "quiet-join", "late", before));
+                Counts lateJoin = settled(zooKeeper).minus(beforeLateJoin);
+                log.info("a join before any change: {}; a join after one: {}", firstJoin.requestsByOperation(),
+                        lateJoin.requestsByOperation());
+
+                assertThat(members.get(3).state().version()).isEqualTo(2);
+                assertThat(lateJoin.requests()).as("requests of a join between changes, against one before any change")
+                        .isEqualTo(firstJoin.requests());
+            } finally {
+                members.forEach(TestMember::close);
+            }
+        }
+    }
+
+    /**
      * What {@code n} members joining one by one cost, and what a change cost them.
      *
      * @param join   from the first member starting until all have joined and ZooKeeper is quiet
