@@ -220,6 +220,10 @@ class BarrierFailureTest {
             assertSwitchedTogether(2, commitAt, a, b);
             await().atMost(TestMember.AWAIT).until(() -> a.state().committedVersion() == 2 && b.state().committedVersion() == 2);
             assertThat(znodes.data("/grizzly-memcached/orphan/committed")).contains("version=2");
+            // By the member that noticed a commit delay after T, not by a pass that happened to run
+            // later (the prepare deadline's, 15 s after the proposal). One machine, one clock.
+            assertThat(znodes.exists("/grizzly-memcached/orphan/committed").getMtime() - commitAt)
+                    .as("recorded this long after T").isLessThan(TestMember.COMMIT_DELAY.toMillis() + 3_000);
             assertThat(a.state().phase()).isEqualTo(Phase.IN_SYNC);
         }
     }
