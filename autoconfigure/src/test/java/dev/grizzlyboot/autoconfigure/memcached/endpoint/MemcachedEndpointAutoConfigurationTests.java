@@ -3,12 +3,15 @@ package dev.grizzlyboot.autoconfigure.memcached.endpoint;
 import java.util.Map;
 
 import dev.grizzlyboot.autoconfigure.memcached.GrizzlyMemcachedAutoConfiguration;
+import dev.grizzlyboot.memcached.MemcachedClient;
 import dev.grizzlyboot.testsupport.MemcachedExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -45,6 +48,18 @@ class MemcachedEndpointAutoConfigurationTests {
         });
     }
 
+    /** An application's own {@code MemcachedEndpoint} bean replaces ours; the web extension serves it. */
+    @Test
+    void backsOffForTheApplicationsOwnEndpoint() {
+        runner.withPropertyValues("management.endpoints.web.exposure.include=memcached")
+                .withUserConfiguration(OwnEndpoint.class)
+                .run(context -> {
+                    assertThat(context).hasNotFailed().hasSingleBean(MemcachedEndpoint.class)
+                            .hasSingleBean(MemcachedEndpointWebExtension.class);
+                    assertThat(context.getBeansOfType(MemcachedEndpoint.class)).containsOnlyKeys("ownEndpoint");
+                });
+    }
+
     @Test
     void notCreatedUnlessExposed() {
         runner.run(context -> assertThat(context).doesNotHaveBean(MemcachedEndpoint.class));
@@ -68,5 +83,14 @@ class MemcachedEndpointAutoConfigurationTests {
             assertThat(context.getBean(MemcachedEndpointWebExtension.class).proposeServers(memcached.first().address(), 0)
                     .getStatus()).isEqualTo(400);
         });
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class OwnEndpoint {
+
+        @Bean
+        MemcachedEndpoint ownEndpoint(MemcachedClient client) {
+            return new MemcachedEndpoint(client, null);
+        }
     }
 }

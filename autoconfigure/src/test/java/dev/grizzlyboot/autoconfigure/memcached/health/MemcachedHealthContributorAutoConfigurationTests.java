@@ -97,6 +97,24 @@ class MemcachedHealthContributorAutoConfigurationTests {
                 .run(context -> assertThat(context).doesNotHaveBean("memcachedHealthContributor"));
     }
 
+    /**
+     * An application's own bean under either of Boot's names for this contributor replaces ours: with
+     * {@code memcachedHealthIndicator} ours is not created, and {@code memcachedHealthContributor} is the
+     * application's (ours would clash with it, or replace it).
+     */
+    @Test
+    void backsOffForTheApplicationsOwnIndicatorUnderEitherName() {
+        HealthIndicator own = () -> Health.outOfService().build();
+        runner.withBean("memcachedHealthIndicator", HealthIndicator.class, () -> own).run(context -> {
+            assertThat(context).hasNotFailed().doesNotHaveBean("memcachedHealthContributor");
+            assertThat(context.getBeansOfType(HealthIndicator.class)).containsOnlyKeys("memcachedHealthIndicator");
+        });
+        runner.withBean("memcachedHealthContributor", HealthIndicator.class, () -> own).run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context.getBean("memcachedHealthContributor")).isSameAs(own);
+        });
+    }
+
     private static Health health(AssertableApplicationContext context) {
         return ((HealthIndicator) context.getBean("memcachedHealthContributor")).health(true);
     }

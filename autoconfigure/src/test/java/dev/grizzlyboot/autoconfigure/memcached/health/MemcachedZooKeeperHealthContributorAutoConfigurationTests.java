@@ -70,7 +70,8 @@ class MemcachedZooKeeperHealthContributorAutoConfigurationTests {
             zookeeper.stop();
             try {
                 await().until(() -> health(context).getStatus().equals(Status.DOWN));
-                assertThat(health(context).getDetails()).containsEntry("connected", false);
+                // Reported from the member's own state, without asking the ZooKeeper that is away.
+                assertThat(health(context).getDetails()).containsEntry("connected", false).doesNotContainKey("error");
             } finally {
                 zookeeper.restart();
             }
@@ -78,10 +79,49 @@ class MemcachedZooKeeperHealthContributorAutoConfigurationTests {
         });
     }
 
+    /**
+     * Connected but not registered (its member node deleted behind its back, so a barrier would go on
+     * without it) is {@code DOWN}, with {@code registered: false} and {@code connected: true}.
+     */
+    @Test
+    void downWhenConnectedButNoLongerRegistered() throws Exception {
+        runner.withPropertyValues("grizzly.memcached.zookeeper.cluster=unregistered").run(context -> {
+            assertThat(health(context).getStatus()).isEqualTo(Status.UP);
+            try (CuratorFramework other = CuratorFrameworkFactory.newClient(zookeeper.connectString(), new RetryOneTime(100))) {
+                other.start();
+                other.delete().forPath("/grizzly-memcached/unregistered/members/health");
+            }
+            await().until(() -> Boolean.FALSE.equals(health(context).getDetails().get("registered")));
+            Health health = health(context);
+            assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+            assertThat(health.getDetails()).containsEntry("connected", true).containsEntry("registered", false);
+        });
+    }
+
     @Test
     void switchedOffByTheManagementProperty() {
         runner.withPropertyValues("grizzly.memcached.zookeeper.cluster=off", "management.health.memcached-zookeeper.enabled=false")
                 .run(context -> assertThat(context).doesNotHaveBean("memcachedZookeeperHealthContributor"));
+    }
+
+    /**
+     * An application's own bean under either of Boot's names for this contributor replaces ours: with
+     * {@code memcachedZookeeperHealthIndicator} ours is not created, and
+     * {@code memcachedZookeeperHealthContributor} is the application's.
+     */
+    @Test
+    void backsOffForTheApplicationsOwnIndicatorUnderEitherName() {
+        HealthIndicator own = () -> Health.outOfService().build();
+        ApplicationContextRunner backOff = runner.withPropertyValues("grizzly.memcached.zookeeper.cluster=own");
+        backOff.withBean("memcachedZookeeperHealthIndicator", HealthIndicator.class, () -> own).run(context -> {
+            assertThat(context).hasNotFailed().hasSingleBean(ZooKeeperServerListSync.class)
+                    .doesNotHaveBean("memcachedZookeeperHealthContributor");
+            assertThat(context.getBeansOfType(HealthIndicator.class)).containsOnlyKeys("memcachedZookeeperHealthIndicator");
+        });
+        backOff.withBean("memcachedZookeeperHealthContributor", HealthIndicator.class, () -> own).run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context.getBean("memcachedZookeeperHealthContributor")).isSameAs(own);
+        });
     }
 
     private static Health health(AssertableApplicationContext context) {

@@ -93,6 +93,33 @@ class ThriftHealthContributorAutoConfigurationTests {
                         .doesNotHaveBean("thriftClientsHealthIndicator"));
     }
 
+    /**
+     * An application's own bean under either of Boot's names for a contributor replaces ours, for the
+     * server's and for the clients' contributor alike.
+     */
+    @Test
+    void backsOffForTheApplicationsOwnIndicatorsUnderEitherName() {
+        HealthIndicator own = () -> Health.outOfService().build();
+        ApplicationContextRunner both = runner.withUserConfiguration(CalculatorHandlerConfiguration.class)
+                .withPropertyValues("grizzly.thrift.clients.calculator.servers=127.0.0.1:1",
+                        "grizzly.thrift.clients.calculator.service=" + SERVICE);
+        both.run(context -> assertThat(context.getBeansOfType(HealthIndicator.class))
+                .containsOnlyKeys("thriftServerHealthIndicator", "thriftClientsHealthIndicator"));
+        for (String name : List.of("thriftServerHealthIndicator", "thriftServerHealthContributor",
+                "thriftClientsHealthIndicator", "thriftClientsHealthContributor")) {
+            String ours = name.startsWith("thriftServer") ? "thriftServerHealthIndicator" : "thriftClientsHealthIndicator";
+            String other = ours.equals("thriftServerHealthIndicator") ? "thriftClientsHealthIndicator" : "thriftServerHealthIndicator";
+            both.withBean(name, HealthIndicator.class, () -> own).run(context -> {
+                assertThat(context).hasNotFailed();
+                assertThat(context.getBeansOfType(HealthIndicator.class)).as(name).containsOnlyKeys(name, other);
+                assertThat(context.getBean(name)).isSameAs(own);
+                if (!name.equals(ours)) {
+                    assertThat(context).doesNotHaveBean(ours);
+                }
+            });
+        }
+    }
+
     private static int closedPort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
