@@ -32,6 +32,21 @@ class CacheKeysTest {
         }
     }
 
+    /**
+     * The hashing threshold is memcached's: a memcached key of exactly 250 bytes of UTF-8 keeps its
+     * readable form, one byte more is hashed (counted in bytes, so a two-byte character tips it too).
+     */
+    @Test
+    void aKeyIsHashedFromTheFirstByteOver250() {
+        String prefix = "myapp:books:7:";
+        String fits = "k".repeat(250 - prefix.length());
+        assertThat(books.entryKey(7, fits)).isEqualTo(prefix + fits);
+        assertThat(books.entryKey(7, fits + "k")).startsWith(prefix + "#");
+        String fitsInBytes = "é".repeat((250 - prefix.length()) / 2);
+        assertThat(books.entryKey(7, fitsInBytes)).isEqualTo(prefix + fitsInBytes);
+        assertThat(books.entryKey(7, fitsInBytes + "k")).startsWith(prefix + "#");
+    }
+
     @Test
     void differentKeysNeverShareAMemcachedKey() {
         String base = "k".repeat(999);

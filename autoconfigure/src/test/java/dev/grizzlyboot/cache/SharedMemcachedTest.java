@@ -81,6 +81,21 @@ class SharedMemcachedTest {
         assertThat(booksA.get("a").get()).as("both use the new generation").isEqualTo("after-clear");
     }
 
+    /**
+     * A clear that is an instance's very first operation on a cache (it knows no generation yet, for
+     * example a {@code @CacheEvict(allEntries = true)} right after start-up) still moves the counter on:
+     * the other instance's entries are gone for both at once and for the other within its interval.
+     */
+    @Test
+    void aClearAsAnInstancesFirstOperationStillHidesTheOthersEntries() {
+        booksA.put("a", "1");
+        assertThat(booksA.get("a").get()).isEqualTo("1");
+
+        booksB.clear();
+        assertThat(booksB.get("a")).as("the clearing instance sees its clear at once").isNull();
+        await().atMost(Duration.ofSeconds(5)).until(() -> booksA.get("a") == null);
+    }
+
     @Test
     void keyPrefixesKeepApplicationsApart() {
         Cache otherApp = MemcachedCacheManager.builder(clientB)

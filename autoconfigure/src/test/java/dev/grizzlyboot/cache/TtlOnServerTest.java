@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 import dev.grizzlyboot.memcached.MemcachedClient;
 import dev.grizzlyboot.testsupport.MemcachedExtension;
@@ -61,6 +62,32 @@ class TtlOnServerTest {
         List<Long> ttls = storedTtls(MemcachedCacheConfiguration.defaultCacheConfig().ttlJitter(0.5), 20);
 
         assertThat(ttls).containsOnly(-1L);
+    }
+
+    /**
+     * Not only {@code put}: every way an entry is written carries the cache's TTL, i.e. a value loaded by
+     * {@code get(key, loader)} or {@code retrieve(key, loader)}, a {@code putIfAbsent} that adds, and a
+     * {@code putIfAbsent} that replaces a cached {@code null} (read as absent by a cache without nulls).
+     */
+    @Test
+    void everyKindOfWriteCarriesTheTtl() {
+        MemcachedCacheConfiguration fiftySeconds = MemcachedCacheConfiguration.defaultCacheConfig().ttl(Duration.ofSeconds(50));
+        String name = "ttl-" + System.nanoTime();
+        MemcachedCache cache = (MemcachedCache) MemcachedCacheManager.builder(client)
+                .cacheDefaults(fiftySeconds.cacheNullValues(false)).build().getCache(name);
+        MemcachedCache allowingNulls = (MemcachedCache) MemcachedCacheManager.builder(client)
+                .cacheDefaults(fiftySeconds).build().getCache(name);
+
+        assertThat(cache.get("loaded", () -> "value")).isEqualTo("value");
+        assertThat(cache.retrieve("retrieved", () -> CompletableFuture.completedFuture("value")).join()).isEqualTo("value");
+        assertThat(cache.putIfAbsent("added", "value")).isNull();
+        allowingNulls.put("was-null", null);
+        assertThat(cache.putIfAbsent("was-null", "value")).isNull();
+        assertThat(cache.get("was-null").get()).isEqualTo("value");
+
+        for (String key : List.of("loaded", "retrieved", "added", "was-null")) {
+            assertThat(server.remainingTtl(cache.memcachedKey(key))).as(key).isBetween(49L, 50L);
+        }
     }
 
     private List<Long> storedTtls(MemcachedCacheConfiguration configuration, int entries) {

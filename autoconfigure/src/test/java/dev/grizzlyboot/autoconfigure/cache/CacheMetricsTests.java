@@ -1,5 +1,7 @@
 package dev.grizzlyboot.autoconfigure.cache;
 
+import java.util.concurrent.CompletableFuture;
+
 import dev.grizzlyboot.autoconfigure.memcached.GrizzlyMemcachedAutoConfiguration;
 import dev.grizzlyboot.cache.metrics.MemcachedCacheMeterBinderProvider;
 import dev.grizzlyboot.testsupport.MemcachedExtension;
@@ -51,6 +53,24 @@ class CacheMetricsTests {
             Cache late = context.getBean(CacheManager.class).getCache("late");
             exercise(late);
             assertCounts(registry, "late");
+        });
+    }
+
+    /**
+     * The asynchronous reads of {@code @Cacheable} methods returning {@code CompletableFuture}
+     * ({@code retrieve}) count as hits and misses too, and a value their loader produced as a put.
+     */
+    @Test
+    void asynchronousReadsAreCounted() {
+        runner.run(context -> {
+            MeterRegistry registry = context.getBean(MeterRegistry.class);
+            Cache async = context.getBean(CacheManager.class).getCache("async");
+            assertThat(async.retrieve("a").join()).isNull();
+            assertThat(async.retrieve("a", () -> CompletableFuture.completedFuture("loaded")).join()).isEqualTo("loaded");
+            assertThat(async.retrieve("a").join()).isNotNull();
+            assertThat(count(registry, "cache.gets", "async", "result", "miss")).isEqualTo(2);
+            assertThat(count(registry, "cache.gets", "async", "result", "hit")).isEqualTo(1);
+            assertThat(count(registry, "cache.puts", "async")).isEqualTo(1);
         });
     }
 

@@ -18,6 +18,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.cache.autoconfigure.CacheAutoConfiguration;
 import org.springframework.boot.cache.autoconfigure.CacheManagerCustomizer;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.cache.Cache;
 import org.springframework.cache.CacheManager;
 import org.springframework.cache.annotation.CachingConfigurer;
 import org.springframework.cache.annotation.EnableCaching;
@@ -104,6 +105,24 @@ class GrizzlyMemcachedCacheAutoConfigurationTests {
                                     .keyPrefix("library").cacheNullValues(true))
                             .containsEntry("prices", defaults.ttl(Duration.ZERO));
                 });
+    }
+
+    /**
+     * {@code generation-refresh-interval} reaches the caches: at {@code 0} a clear made by another
+     * instance (its own client and manager) is seen by the very next read, where the default (1 s) would
+     * keep the generation read just before.
+     */
+    @Test
+    void generationRefreshIntervalReachesTheCaches() {
+        caching.withPropertyValues("grizzly.memcached.cache.generation-refresh-interval=0").run(context -> {
+            Cache books = context.getBean(MemcachedCacheManager.class).getCache("books");
+            books.put("isbn-1", "Dune");
+            assertThat(books.get("isbn-1").get()).isEqualTo("Dune");
+            try (MemcachedClient otherClient = MemcachedClient.builder().servers(memcached.addressList()).build()) {
+                MemcachedCacheManager.builder(otherClient).build().getCache("books").clear();
+            }
+            assertThat(books.get("isbn-1")).as("the other instance's clear, seen at once").isNull();
+        });
     }
 
     @Test
