@@ -105,6 +105,45 @@ class JavaClientValuesTest {
         assertThat(ours.get(key).get()).isEqualTo(42L);
     }
 
+    /**
+     * At the compression threshold we leave the item spymemcached leaves: a value of exactly 16 KiB
+     * stays as it is and one byte more is gzipped, but only when that makes it smaller (random bytes
+     * are not). Both clients' items on the server, read through the meta protocol, have the same
+     * flags and size, so a threshold or a size check off by one shows as a difference.
+     */
+    @Test
+    void aroundTheCompressionThresholdWeStoreTheItemsSpymemcachedStores() throws Exception {
+        Random random = new Random(5);
+        List<Object> values = new ArrayList<>();
+        for (int size : new int[] {16_383, 16_384, 16_385, 16_386}) {
+            values.add("a".repeat(size));
+            values.add(new byte[size]);
+            byte[] incompressible = new byte[size];
+            random.nextBytes(incompressible);
+            values.add(incompressible);
+        }
+        String run = UUID.randomUUID().toString().substring(0, 8);
+        for (int i = 0; i < values.size(); i++) {
+            Object value = values.get(i);
+            String oursKey = "threshold:ours:" + run + ":" + i;
+            String spyKey = "threshold:spy:" + run + ":" + i;
+            ours.set(oursKey, value, Duration.ZERO).get();
+            assertThat(spymemcached.set(spyKey, 0, value).get()).isTrue();
+            String description = describe(Map.entry(oursKey, value));
+            assertThat(flagsAndSize(oursKey)).as(description).isEqualTo(flagsAndSize(spyKey));
+        }
+        // Exactly the threshold stays plain text; one byte more is gzipped (flag bit 1).
+        assertThat(flagsAndSize("threshold:ours:" + run + ":3")).isEqualTo("f0 s16384");
+        assertThat(flagsAndSize("threshold:ours:" + run + ":6")).startsWith("f2 ");
+    }
+
+    /** The stored item's flags and size, as memcached's meta get reports them ("f2 s120"). */
+    private static String flagsAndSize(String key) {
+        String reply = memcached.first().textCommand("mg " + key + " f s").get(0);
+        assertThat(reply).as(key).startsWith("HD ");
+        return reply.substring("HD ".length());
+    }
+
     private static void store(Map<String, Object> values) throws Exception {
         for (Map.Entry<String, Object> entry : values.entrySet()) {
             ours.set(entry.getKey(), entry.getValue(), Duration.ZERO).get();

@@ -206,6 +206,43 @@ class SingleOperationsTest {
         assertThat(blocking.get(key)).isEqualTo(List.of(1, "two", 3.0));
     }
 
+    /**
+     * The binary protocol's expiration is an unsigned 32-bit Unix time: an expiry ending after
+     * January 2038 (past 2^31 seconds) is stored and kept with its TTL, and only one ending after
+     * 2106 (past 2^32) is refused, before anything is sent.
+     */
+    @Test
+    void expiryEndingAfter2038IsKeptAndOnlyOneAfter2106IsRefused() {
+        String key = key();
+        long now = System.currentTimeMillis() / 1000;
+        Duration after2038 = Duration.ofSeconds((1L << 31) + Duration.ofDays(365).toSeconds() - now);
+        blocking.set(key, "v", after2038);
+        assertThat(blocking.get(key)).isEqualTo("v");
+        assertThat(ttlOnServer(key)).isBetween(after2038.toSeconds() - 60, after2038.toSeconds() + 1);
+
+        Duration after2106 = Duration.ofSeconds((1L << 32) + Duration.ofDays(1).toSeconds() - now);
+        assertThatThrownBy(() -> blocking.set(key, "w", after2106)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("too far");
+        assertThat(blocking.get(key)).isEqualTo("v");
+    }
+
+    /**
+     * A fraction of a second rounds up to the next whole second: a millisecond is an expiry of one
+     * second, never 0 (which memcached reads as "never expires"), and 100.5 s is 101 s.
+     */
+    @Test
+    void fractionsOfASecondRoundUpAndNeverMeanNever() {
+        String key = key();
+        blocking.set(key, "v", Duration.ofMillis(1));
+        // Stored for at most a second, or gone already at memcached's next clock tick: never "t-1" (no expiry).
+        assertThat(memcached.first().textCommand("mg " + key + " t").get(0)).isIn("HD t1", "HD t0", "EN");
+        await().atMost(Duration.ofSeconds(5)).until(() -> blocking.get(key) == null);
+
+        blocking.set(key, "v", Duration.ZERO);
+        assertThat(blocking.touch(key, Duration.ofMillis(100_500))).isTrue();
+        assertThat(ttlOnServer(key)).isBetween(100L, 101L);
+    }
+
     private static long ttlOnServer(String key) {
         return memcached.first().remainingTtl(key);
     }

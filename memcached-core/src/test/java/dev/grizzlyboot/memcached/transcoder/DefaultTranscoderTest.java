@@ -180,6 +180,21 @@ class DefaultTranscoderTest {
         }
     }
 
+    /**
+     * allow() takes only allow patterns: a reject pattern ("!..."), a list joined by ";" (which
+     * could smuggle in "!*"-style entries or a whole second filter) and a blank pattern are refused
+     * when given, not turned into a filter that does something else.
+     */
+    @Test
+    void allowTakesOnlyAllowPatterns() {
+        for (String pattern : new String[] {"!com.example.*", "com.example.*;java.io.*", " ", ""}) {
+            assertThatThrownBy(() -> DefaultTranscoder.builder().allow(pattern)).as(pattern)
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not an allow pattern");
+        }
+        assertThat(DefaultTranscoder.builder().allow(" com.example.* ").build().allowedClasses())
+                .endsWith("com.example.*").contains("java.lang.*", "java.util.*", "java.time.*", "java.math.*");
+    }
+
     record Custom(int id) implements java.io.Serializable {
     }
 }
