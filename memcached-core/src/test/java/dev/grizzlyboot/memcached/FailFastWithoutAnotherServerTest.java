@@ -5,23 +5,28 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
+import dev.grizzlyboot.memcached.cluster.ServerAddress;
 import dev.grizzlyboot.testsupport.MemcachedExtension;
 import dev.grizzlyboot.testsupport.MemcachedProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * With failover on but no other server to move them to (a single server), calls sent while the
- * server's pool has no connection are not held for it: they fail at once with a connection error
- * during the reconnect back-off, instead of waiting out the operation timeout.
+ * With failover on but no other server to move them to (a single server, or every other server
+ * marked failed), calls sent while the server's pool has no connection are not held for it: they
+ * fail at once with a connection error during the reconnect back-off, instead of waiting out the
+ * operation timeout.
  */
 class FailFastWithoutAnotherServerTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(3);
 
     @RegisterExtension
-    static MemcachedExtension memcached = MemcachedExtension.server();
+    static MemcachedExtension memcached = MemcachedExtension.servers(2);
 
     @Test
     void aSingleServersCallsFailFastWhileItIsUnreachable() {
@@ -39,11 +44,54 @@ class FailFastWithoutAnotherServerTest {
                 return client.serverDetails().get(0).openConnections() == 0;
             });
             assertThat(client.serverStates().get(0).failed()).isFalse();
-            for (int i = 0; i < 3; i++) {
-                long start = System.nanoTime();
-                assertThatThrownBy(() -> blocking.get("unreachable")).isInstanceOf(MemcachedConnectionException.class);
-                assertThat(Duration.ofNanos(System.nanoTime() - start)).as("time to fail").isLessThan(TIMEOUT.dividedBy(2));
+            assertFailsFast(blocking, "unreachable");
+        }
+    }
+
+    @Test
+    void callsFailFastWhenTheOnlyOtherServerIsMarkedFailed() {
+        MemcachedProcess failed = memcached.get(0);
+        MemcachedProcess unreachable = memcached.get(1);
+        ServerAddress failedAddress = ServerAddress.parse(failed.address());
+        // Eight timeouts mark a server failed; a killed server's lost connection and refused reconnect are fewer.
+        try (MemcachedClient client = MemcachedClient.builder().servers(memcached.addresses()).failover(true)
+                .failureThreshold(8).operationTimeout(TIMEOUT).connectTimeout(Duration.ofMillis(300)).connectionsPerServer(1, 1)
+                .healthCheckInterval(Duration.ofSeconds(30), Duration.ofSeconds(30))
+                .reconnectBackoff(Duration.ofSeconds(5), Duration.ofSeconds(5)).build()) {
+            BlockingMemcachedClient blocking = client.blocking();
+            blocking.set("moved", "value", Duration.ZERO);
+            List<String> keysOfFailed = new ArrayList<>();
+            for (int i = 0; keysOfFailed.size() < 10; i++) {
+                if (client.ownerOf("hung-" + i).equals(failedAddress)) {
+                    keysOfFailed.add("hung-" + i);
+                }
             }
+            blocking.get(keysOfFailed.get(0));
+
+            failed.pause();
+            try {
+                List<CompletableFuture<Object>> timingOut = keysOfFailed.stream().map(client::get).toList();
+                timingOut.forEach(future -> future.handle((value, error) -> null).join());
+                await().atMost(Duration.ofSeconds(10)).until(() -> client.serverStates().get(0).failed());
+
+                unreachable.kill();
+                await().atMost(Duration.ofSeconds(10)).until(() -> {
+                    client.get("moved").handle((value, error) -> null).join();
+                    return client.serverDetails().get(1).openConnections() == 0;
+                });
+                assertThat(client.serverStates().get(1).failed()).isFalse();
+                assertFailsFast(blocking, "moved");
+            } finally {
+                failed.resume();
+            }
+        }
+    }
+
+    private static void assertFailsFast(BlockingMemcachedClient blocking, String key) {
+        for (int i = 0; i < 3; i++) {
+            long start = System.nanoTime();
+            assertThatThrownBy(() -> blocking.get(key)).isInstanceOf(MemcachedConnectionException.class);
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).as("time to fail").isLessThan(TIMEOUT.dividedBy(2));
         }
     }
 }
