@@ -46,6 +46,7 @@ class PropertyDefaultsTests {
         assertThat(pool.getMaxReconnectBackoff()).isEqualTo(Duration.ofSeconds(5));
         assertThat(memcached.getTranscoder().getAllowedClasses()).isEmpty();
         assertThat(memcached.getTranscoder().getCompressionThreshold()).isEqualTo(DataSize.ofKilobytes(16));
+        assertThat(memcached.getTranscoder().getMaxUncompressedSize()).isEqualTo(DataSize.ofMegabytes(32));
         GrizzlyMemcachedProperties.Cluster cluster = memcached.getCluster();
         assertThat(cluster.isFailover()).isTrue();
         assertThat(cluster.getFailureThreshold()).isEqualTo(3);

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Random;
 
 import dev.grizzlyboot.memcached.cluster.ServerListChange;
+import dev.grizzlyboot.memcached.transcoder.DefaultTranscoder;
 import dev.grizzlyboot.testsupport.MemcachedExtension;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -149,6 +150,31 @@ class BadInputTest {
         assertThatThrownBy(() -> blocking.set("null-value", null, Duration.ZERO)).isInstanceOf(TranscoderException.class);
         assertThatThrownBy(() -> blocking.set("negative", "v", Duration.ofSeconds(-1)))
                 .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    /**
+     * An item that inflates past the transcoder's limit (64 MiB of zeros, stored gzipped in about
+     * 64 KiB by a writer that allows it) is a {@link TranscoderException} for a reader with the
+     * default limit of 32 MiB, for get and getMulti alike, before it is all inflated; the item
+     * stays stored for the writer, and the connection in use stays the same one.
+     */
+    @Test
+    void anItemThatInflatesPastTheLimitIsATypedErrorAndStaysStored() {
+        // Bulk reads have text connections of their own, opened by the first: counted from there.
+        blocking.getMulti(List.of("kept"));
+        String connectionsBefore = totalConnections();
+        DefaultTranscoder generous = DefaultTranscoder.builder().maxUncompressedSize(Integer.MAX_VALUE).build();
+        byte[] zeros = new byte[64 * 1024 * 1024];
+        client.set("inflates", zeros, Duration.ZERO, generous).join();
+        assertThat(client.get("inflates", RawTranscoder.RAW).join().bytes().length).isLessThan(100_000);
+
+        assertThatThrownBy(() -> blocking.get("inflates")).isInstanceOf(TranscoderException.class)
+                .hasMessageContaining("inflates to more than " + DefaultTranscoder.DEFAULT_MAX_UNCOMPRESSED_SIZE + " bytes");
+        BulkResult<Object> both = blocking.getMulti(List.of("inflates", "kept"));
+        assertThat(both.errors().get("inflates")).isInstanceOf(TranscoderException.class);
+        assertThat(both.get("kept").value()).isEqualTo("safe");
+        assertThat((byte[]) client.get("inflates", generous).join()).isEqualTo(zeros);
+        assertStillHealthy(connectionsBefore);
     }
 
     /**

@@ -437,6 +437,13 @@ public class GrizzlyMemcachedProperties {
         /** Values larger than this are gzip-compressed when that makes them smaller. */
         private DataSize compressionThreshold = DataSize.ofKilobytes(16);
 
+        /**
+         * Largest value a compressed item is inflated to; a larger one is a read error before it is all
+         * inflated (a megabyte of gzip can hold a gigabyte of zeros). Values larger than this are stored
+         * uncompressed, so that what is written can be read.
+         */
+        private DataSize maxUncompressedSize = DataSize.ofMegabytes(32);
+
         public List<String> getAllowedClasses() {
             return allowedClasses;
         }
@@ -451,6 +458,14 @@ public class GrizzlyMemcachedProperties {
 
         public void setCompressionThreshold(DataSize compressionThreshold) {
             this.compressionThreshold = compressionThreshold;
+        }
+
+        public DataSize getMaxUncompressedSize() {
+            return maxUncompressedSize;
+        }
+
+        public void setMaxUncompressedSize(DataSize maxUncompressedSize) {
+            this.maxUncompressedSize = maxUncompressedSize;
         }
     }
 

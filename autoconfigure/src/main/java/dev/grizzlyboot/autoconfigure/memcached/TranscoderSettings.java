@@ -23,6 +23,7 @@ final class TranscoderSettings {
             ClassLoader classLoader) {
         return DefaultTranscoder.builder()
                 .compressionThreshold(Math.toIntExact(properties.getCompressionThreshold().toBytes()))
+                .maxUncompressedSize(Math.toIntExact(properties.getMaxUncompressedSize().toBytes()))
                 .allow(allowedClasses(properties, beanFactory).toArray(String[]::new))
                 .classLoader(classLoader)
                 .build();

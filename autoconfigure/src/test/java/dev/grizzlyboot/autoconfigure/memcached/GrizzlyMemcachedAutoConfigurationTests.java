@@ -214,6 +214,21 @@ class GrizzlyMemcachedAutoConfigurationTests {
                 });
     }
 
+    /** The inflating limit reaches the transcoder: values up to it are gzipped, larger ones stored as they are. */
+    @Test
+    void maxUncompressedSizeReachesTheTranscoder() {
+        runner.withPropertyValues("grizzly.memcached.servers=" + memcached.addressList(),
+                "grizzly.memcached.transcoder.compression-threshold=10B",
+                "grizzly.memcached.transcoder.max-uncompressed-size=500B").run(context -> {
+                    MemcachedClient client = context.getBean(MemcachedClient.class);
+                    client.blocking().set("within-limit", "a".repeat(500), Duration.ofMinutes(1));
+                    client.blocking().set("over-limit", "a".repeat(501), Duration.ofMinutes(1));
+                    assertThat(memcached.first().textCommand("mg within-limit s")).first().asString().matches("HD s\\d{1,2}");
+                    assertThat(memcached.first().textCommand("mg over-limit s")).first().asString().isEqualTo("HD s501");
+                    assertThat(client.blocking().get("over-limit")).isEqualTo("a".repeat(501));
+                });
+    }
+
     @Test
     void withoutAllowedClassesTheApplicationsPackagesAreAllowed() {
         Point point = new Point(5, 12);

@@ -24,7 +24,10 @@ import dev.grizzlyboot.memcached.TranscoderException;
  * primitives are decimal text with a type code in the flags; {@code byte[]} is stored as it is;
  * anything else {@link Serializable} uses Java serialization, and reading it back passes an
  * {@link ObjectInputFilter} allow-list. Values larger than the compression threshold are gzipped
- * when that makes them smaller. Immutable and thread-safe.
+ * when that makes them smaller. A compressed item is inflated only up to
+ * {@linkplain Builder#maxUncompressedSize(int) a limit} (32 MiB by default), so that an item of a
+ * megabyte cannot make every reader allocate gigabytes; values larger than that are stored
+ * uncompressed, so that what this transcoder writes it can read. Immutable and thread-safe.
  *
  * <p>The flags are those of spymemcached's and xmemcached's default transcoders (serialized,
  * gzipped, {@code byte[]}), except that numbers are text under codes of their own, which those
@@ -56,15 +59,20 @@ public final class DefaultTranscoder implements Transcoder<Object> {
     /** The threshold above which values are compressed unless configured otherwise: 16 KiB. */
     public static final int DEFAULT_COMPRESSION_THRESHOLD = 16 * 1024;
 
+    /** The largest value a compressed item is inflated to unless configured otherwise: 32 MiB. */
+    public static final int DEFAULT_MAX_UNCOMPRESSED_SIZE = 32 * 1024 * 1024;
+
     private static final List<String> ALWAYS_ALLOWED = List.of("java.lang.*", "java.util.*", "java.time.*", "java.math.*");
 
     private final int compressionThreshold;
+    private final int maxUncompressedSize;
     private final ObjectInputFilter filter;
     private final List<String> allowed;
     private final ClassLoader classLoader;
 
-    private DefaultTranscoder(int compressionThreshold, List<String> allowed, ClassLoader classLoader) {
+    private DefaultTranscoder(int compressionThreshold, int maxUncompressedSize, List<String> allowed, ClassLoader classLoader) {
         this.compressionThreshold = compressionThreshold;
+        this.maxUncompressedSize = maxUncompressedSize;
         this.allowed = List.copyOf(allowed);
         this.classLoader = classLoader;
         this.filter = ObjectInputFilter.Config.createFilter(String.join(";", allowed) + ";!*");
@@ -111,7 +119,8 @@ public final class DefaultTranscoder implements Transcoder<Object> {
         } else {
             throw new TranscoderException(value.getClass().getName() + " is neither a String, a primitive, byte[] nor Serializable");
         }
-        if (bytes.length > compressionThreshold) {
+        // Over the inflating limit, a value stays as it is: compressed, it could not be read back.
+        if (bytes.length > compressionThreshold && bytes.length <= maxUncompressedSize) {
             byte[] compressed = gzip(bytes);
             if (compressed.length < bytes.length) {
                 return new CachedData(flags | COMPRESSED, compressed);
@@ -140,7 +149,7 @@ public final class DefaultTranscoder implements Transcoder<Object> {
             }
             return new String(data.bytes(), StandardCharsets.UTF_8);
         }
-        byte[] bytes = (flags & COMPRESSED) != 0 ? gunzip(data.bytes()) : data.bytes();
+        byte[] bytes = (flags & COMPRESSED) != 0 ? gunzip(data.bytes(), maxUncompressedSize) : data.bytes();
         if ((flags & SERIALIZED) != 0) {
             return deserialize(bytes);
         }
@@ -185,6 +194,15 @@ public final class DefaultTranscoder implements Transcoder<Object> {
     }
 
     /**
+     * The largest value a compressed item is inflated to, and the largest value compressed.
+     *
+     * @return the limit in bytes
+     */
+    public int maxUncompressedSize() {
+        return maxUncompressedSize;
+    }
+
+    /**
      * The allow-list patterns, including the JDK ones that are always there.
      *
      * @return an unmodifiable list of {@link java.io.ObjectInputFilter} patterns
@@ -225,9 +243,15 @@ public final class DefaultTranscoder implements Transcoder<Object> {
         return out.toByteArray();
     }
 
-    private static byte[] gunzip(byte[] bytes) {
+    private static byte[] gunzip(byte[] bytes, int limit) {
         try (GZIPInputStream gzip = new GZIPInputStream(new ByteArrayInputStream(bytes))) {
-            return gzip.readAllBytes();
+            // One byte past the limit tells a value at the limit from a larger one without inflating the rest.
+            byte[] inflated = gzip.readNBytes(limit == Integer.MAX_VALUE ? limit : limit + 1);
+            if (inflated.length > limit) {
+                throw new TranscoderException("a stored value of " + bytes.length + " compressed bytes inflates to more than "
+                        + limit + " bytes, the transcoder's limit (DefaultTranscoder.Builder.maxUncompressedSize)");
+            }
+            return inflated;
         } catch (IOException e) {
             throw new TranscoderException("a stored value flagged as compressed is not valid gzip", e);
         }
@@ -270,6 +294,7 @@ public final class DefaultTranscoder implements Transcoder<Object> {
     public static final class Builder {
 
         private int compressionThreshold = DEFAULT_COMPRESSION_THRESHOLD;
+        private int maxUncompressedSize = DEFAULT_MAX_UNCOMPRESSED_SIZE;
         private final List<String> allowed = new ArrayList<>(ALWAYS_ALLOWED);
         private ClassLoader classLoader;
 
@@ -305,6 +330,24 @@ public final class DefaultTranscoder implements Transcoder<Object> {
         }
 
         /**
+         * The largest value a compressed item is inflated to (default 32 MiB); a larger one fails
+         * with a {@link TranscoderException} before it is all inflated, so that a small item (gzip
+         * packs a gigabyte of zeros into a megabyte) cannot exhaust the memory of every client
+         * that reads it. Values larger than this are stored uncompressed, so that everything this
+         * transcoder stores it can also read.
+         *
+         * @param bytes the limit (at least 1)
+         * @return this builder
+         */
+        public Builder maxUncompressedSize(int bytes) {
+            if (bytes < 1) {
+                throw new IllegalArgumentException("max uncompressed size must be >= 1, was " + bytes);
+            }
+            this.maxUncompressedSize = bytes;
+            return this;
+        }
+
+        /**
          * Adds allow-list patterns for deserialization, such as {@code com.example.model.*} or {@code com.example.**}.
          *
          * @param patterns {@link java.io.ObjectInputFilter} class patterns, without {@code ;} or {@code !}
@@ -326,7 +369,7 @@ public final class DefaultTranscoder implements Transcoder<Object> {
          * @return a new transcoder with this builder's settings
          */
         public DefaultTranscoder build() {
-            return new DefaultTranscoder(compressionThreshold, allowed, classLoader);
+            return new DefaultTranscoder(compressionThreshold, maxUncompressedSize, allowed, classLoader);
         }
     }
 }

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.lang.reflect.Constructor;
 import java.math.BigDecimal;
 import java.net.URL;
@@ -13,6 +15,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.zip.GZIPOutputStream;
 
 import dev.grizzlyboot.memcached.TranscoderException;
 import org.junit.jupiter.api.Test;
@@ -20,6 +23,51 @@ import org.junit.jupiter.api.Test;
 class DefaultTranscoderTest {
 
     private final DefaultTranscoder transcoder = DefaultTranscoder.create();
+
+    /**
+     * A compressed item is inflated only up to the limit: one byte more is a typed error, not the
+     * allocation of whatever the gzip stream unpacks to (64 MiB of zeros here, from 64 KiB).
+     */
+    @Test
+    void compressedItemsInflateOnlyUpToTheLimit() throws IOException {
+        DefaultTranscoder limited = DefaultTranscoder.builder().maxUncompressedSize(1_000).build();
+        int bytesAndGzip = DefaultTranscoder.COMPRESSED | limited.encode(new byte[0]).flags();
+        assertThat((byte[]) limited.decode(new CachedData(bytesAndGzip, gzipOfZeros(1_000)))).hasSize(1_000);
+        assertThatThrownBy(() -> limited.decode(new CachedData(bytesAndGzip, gzipOfZeros(1_001))))
+                .isInstanceOf(TranscoderException.class).hasMessageContaining("inflates to more than 1000 bytes");
+
+        byte[] bomb = gzipOfZeros(64 * 1024 * 1024);
+        assertThat(bomb.length).isLessThan(70_000);
+        assertThat(transcoder.maxUncompressedSize()).isEqualTo(DefaultTranscoder.DEFAULT_MAX_UNCOMPRESSED_SIZE);
+        assertThatThrownBy(() -> transcoder.decode(new CachedData(bytesAndGzip, bomb)))
+                .isInstanceOf(TranscoderException.class).hasMessageContaining("more than " + 32 * 1024 * 1024 + " bytes");
+    }
+
+    /** What the transcoder stores it can read: a value over the inflating limit is stored uncompressed. */
+    @Test
+    void valuesOverTheLimitAreStoredUncompressed() {
+        DefaultTranscoder limited = DefaultTranscoder.builder().compressionThreshold(100).maxUncompressedSize(1_000).build();
+        CachedData atTheLimit = limited.encode(new byte[1_000]);
+        assertThat(atTheLimit.flags() & DefaultTranscoder.COMPRESSED).isNotZero();
+        assertThat((byte[]) limited.decode(atTheLimit)).isEqualTo(new byte[1_000]);
+        CachedData overIt = limited.encode(new byte[1_001]);
+        assertThat(overIt.flags() & DefaultTranscoder.COMPRESSED).isZero();
+        assertThat(overIt.bytes()).hasSize(1_001);
+        assertThat((byte[]) limited.decode(overIt)).isEqualTo(new byte[1_001]);
+        assertThatThrownBy(() -> DefaultTranscoder.builder().maxUncompressedSize(0)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    /** A gzip stream of {@code count} zero bytes, written in pieces so that the zeros are never all in memory. */
+    static byte[] gzipOfZeros(int count) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        byte[] zeros = new byte[64 * 1024];
+        try (GZIPOutputStream gzip = new GZIPOutputStream(out)) {
+            for (int left = count; left > 0; left -= zeros.length) {
+                gzip.write(zeros, 0, Math.min(left, zeros.length));
+            }
+        }
+        return out.toByteArray();
+    }
 
     @Test
     void primitivesRoundTripAsDecimalText() {
