@@ -1,6 +1,7 @@
 package dev.grizzlyboot.memcached;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -16,9 +17,11 @@ import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
 
+import dev.grizzlyboot.memcached.transcoder.DefaultTranscoder;
 import dev.grizzlyboot.testsupport.MemcachedExtension;
 import net.rubyeye.xmemcached.XMemcachedClientBuilder;
 import net.spy.memcached.BinaryConnectionFactory;
+import net.spy.memcached.transcoders.SerializingTranscoder;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -135,6 +138,31 @@ class JavaClientValuesTest {
         // Exactly the threshold stays plain text; one byte more is gzipped (flag bit 1).
         assertThat(flagsAndSize("threshold:ours:" + run + ":3")).isEqualTo("f0 s16384");
         assertThat(flagsAndSize("threshold:ours:" + run + ":6")).startsWith("f2 ");
+    }
+
+    /**
+     * spymemcached gzips what it stores over 16 KiB and inflates without a limit. A value of
+     * exactly our limit that it stored (32 MiB of zeros, about 32 KiB on the server) reads back
+     * here; one byte more is a {@link TranscoderException} for our default reader and the value
+     * itself for a reader of ours with a higher limit, and spymemcached still reads what it stored.
+     */
+    @Test
+    void aValueSpymemcachedCompressedReadsBackUpToOurInflatingLimit() throws Exception {
+        int limit = DefaultTranscoder.DEFAULT_MAX_UNCOMPRESSED_SIZE;
+        SerializingTranscoder spyLarge = new SerializingTranscoder(limit + 1);
+        String run = UUID.randomUUID().toString().substring(0, 8);
+        byte[] atTheLimit = new byte[limit];
+        byte[] overIt = new byte[limit + 1];
+        assertThat(spymemcached.set("inflate:at:" + run, 0, atTheLimit, spyLarge).get()).isTrue();
+        assertThat(spymemcached.set("inflate:over:" + run, 0, overIt, spyLarge).get()).isTrue();
+        assertThat(flagsAndSize("inflate:over:" + run)).matches("f2050 s\\d{4,5}");
+
+        assertThat((byte[]) ours.get("inflate:at:" + run).get()).isEqualTo(atTheLimit);
+        assertThatThrownBy(() -> ours.blocking().get("inflate:over:" + run)).isInstanceOf(TranscoderException.class)
+                .hasMessageContaining("inflates to more than " + limit + " bytes");
+        DefaultTranscoder higher = DefaultTranscoder.builder().maxUncompressedSize(limit + 1).build();
+        assertThat((byte[]) ours.get("inflate:over:" + run, higher).get()).isEqualTo(overIt);
+        assertThat((byte[]) spymemcached.get("inflate:over:" + run, spyLarge)).isEqualTo(overIt);
     }
 
     /** The stored item's flags and size, as memcached's meta get reports them ("f2 s120"). */
