@@ -39,10 +39,7 @@ class FailFastWithoutAnotherServerTest {
             blocking.set("unreachable", "value", Duration.ZERO);
 
             server.kill();
-            await().atMost(Duration.ofSeconds(10)).until(() -> {
-                client.get("unreachable").handle((value, error) -> null).join();
-                return client.serverDetails().get(0).openConnections() == 0;
-            });
+            awaitNoConnection(client, 0, "unreachable");
             assertThat(client.serverStates().get(0).failed()).isFalse();
             assertFailsFast(blocking, "unreachable");
         }
@@ -75,16 +72,21 @@ class FailFastWithoutAnotherServerTest {
                 await().atMost(Duration.ofSeconds(10)).until(() -> client.serverStates().get(0).failed());
 
                 unreachable.kill();
-                await().atMost(Duration.ofSeconds(10)).until(() -> {
-                    client.get("moved").handle((value, error) -> null).join();
-                    return client.serverDetails().get(1).openConnections() == 0;
-                });
+                awaitNoConnection(client, 1, "moved");
                 assertThat(client.serverStates().get(1).failed()).isFalse();
                 assertFailsFast(blocking, "moved");
             } finally {
                 failed.resume();
             }
         }
+    }
+
+    /** Calls for {@code key}, whose owner was killed, until the pool of server {@code index} has lost every connection. */
+    private static void awaitNoConnection(MemcachedClient client, int index, String key) {
+        await().atMost(Duration.ofSeconds(10)).until(() -> {
+            client.get(key).handle((value, error) -> null).join();
+            return client.serverDetails().get(index).openConnections() == 0;
+        });
     }
 
     private static void assertFailsFast(BlockingMemcachedClient blocking, String key) {
