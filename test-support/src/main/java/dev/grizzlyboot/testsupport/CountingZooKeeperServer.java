@@ -30,7 +30,8 @@ import org.apache.zookeeper.server.persistence.FileTxnSnapLog;
  * connections per address, that counts what it does: every request it processes (by operation,
  * pings excluded) and every watch notification it sends to a client. Tests and benchmarks use it
  * to measure the ZooKeeper work of a protocol by the server's own account rather than by
- * client-side guesses. Thread-safe; {@link #counts()} is a snapshot, subtract two to measure a span.
+ * client-side guesses, in total or per session. Thread-safe; {@link #counts()} is a snapshot,
+ * subtract two to measure a span.
  * Like {@link ZooKeeperExtension}, it needs {@code org.apache.curator:curator-test} (which brings
  * the ZooKeeper server) on the class path.
  */
@@ -39,6 +40,7 @@ public final class CountingZooKeeperServer implements AutoCloseable {
     private static final int TICK_MILLIS = 2_000;
 
     private final Map<String, LongAdder> requests = new ConcurrentHashMap<>();
+    private final Map<Long, LongAdder> requestsBySession = new ConcurrentHashMap<>();
     private final LongAdder watchEvents = new LongAdder();
     private final Path dataDirectory;
     private final ZooKeeperServer server;
@@ -80,6 +82,15 @@ public final class CountingZooKeeperServer implements AutoCloseable {
         Map<String, Long> byOperation = new TreeMap<>();
         requests.forEach((operation, count) -> byOperation.put(operation, count.sum()));
         return new Counts(byOperation, watchEvents.sum());
+    }
+
+    /**
+     * The requests (pings excluded) one session has made since the server started, its
+     * {@code createSession} included: what one client cost the server, however busy the others were.
+     */
+    public long requestsOf(long sessionId) {
+        LongAdder count = requestsBySession.get(sessionId);
+        return count == null ? 0 : count.sum();
     }
 
     @Override
@@ -132,6 +143,7 @@ public final class CountingZooKeeperServer implements AutoCloseable {
         public void processRequest(Request request) throws RequestProcessorException {
             if (request.type != ZooDefs.OpCode.ping) {
                 requests.computeIfAbsent(Request.op2String(request.type), operation -> new LongAdder()).increment();
+                requestsBySession.computeIfAbsent(request.sessionId, session -> new LongAdder()).increment();
             }
             next.processRequest(request);
         }

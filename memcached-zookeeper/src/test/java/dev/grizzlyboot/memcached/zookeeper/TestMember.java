@@ -114,8 +114,13 @@ final class TestMember implements AutoCloseable {
 
     /** A started Curator client the test owns, with the test session timeout. */
     static CuratorFramework curator(String connectString) {
+        return curator(connectString, SESSION_TIMEOUT);
+    }
+
+    /** A started Curator client the test owns, with {@code sessionTimeout}. */
+    static CuratorFramework curator(String connectString, Duration sessionTimeout) {
         CuratorFramework curator = CuratorFrameworkFactory.builder().connectString(connectString)
-                .sessionTimeoutMs((int) SESSION_TIMEOUT.toMillis()).connectionTimeoutMs((int) SESSION_TIMEOUT.toMillis())
+                .sessionTimeoutMs((int) sessionTimeout.toMillis()).connectionTimeoutMs((int) sessionTimeout.toMillis())
                 .retryPolicy(new RetryOneTime(100)).build();
         curator.start();
         return curator;

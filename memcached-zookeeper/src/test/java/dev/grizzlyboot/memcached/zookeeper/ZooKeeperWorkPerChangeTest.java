@@ -6,12 +6,14 @@ import static org.awaitility.Awaitility.await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 import dev.grizzlyboot.memcached.zookeeper.SyncState.Phase;
 import dev.grizzlyboot.testsupport.CountingZooKeeperServer;
 import dev.grizzlyboot.testsupport.CountingZooKeeperServer.Counts;
 import dev.grizzlyboot.testsupport.MemcachedExtension;
+import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.Logger;
@@ -63,37 +65,58 @@ class ZooKeeperWorkPerChangeTest {
     /**
      * Once a change is committed nobody waits for members any more, so each member has dropped its
      * watch on {@code members}: a member joining between changes costs the other members no work.
-     * The joiner's requests are those of a join before any change (when nobody has ever watched
-     * {@code members}). (ZooKeeper cannot drop one watcher of a session on the server, so the server
-     * still sends each member that once waited one notification, which its client discards: that
-     * is why this counts requests, not watch events.)
+     * Counted per session by the server: while the late member joins, the others make no request,
+     * and the joiner makes as many as a member joining before any change (when nobody has ever
+     * watched {@code members}). (ZooKeeper cannot drop one watcher of a session on the server, so
+     * the server still sends each member that once waited one notification, which its client
+     * discards: that is why this counts requests, not watch events.) Per session, so that what
+     * another session does at the same moment (a reconnect on a loaded machine) is not laid at the
+     * joiner's door.
      */
     @Test
     void aMemberJoiningBetweenChangesCostsTheOtherMembersNothing() throws Exception {
         try (CountingZooKeeperServer zooKeeper = CountingZooKeeperServer.start()) {
             List<String> before = memcached.addresses().subList(0, 2);
+            List<CuratorFramework> sessions = new ArrayList<>();
+            List<Long> sessionIds = new ArrayList<>();
             List<TestMember> members = new ArrayList<>();
             try {
-                members.add(TestMember.join(zooKeeper.connectString(), "quiet-join", "m0", before));
-                members.add(TestMember.join(zooKeeper.connectString(), "quiet-join", "m1", before));
-                Counts beforeFirstJoin = settled(zooKeeper);
-                members.add(TestMember.join(zooKeeper.connectString(), "quiet-join", "m2", before));
-                Counts firstJoin = settled(zooKeeper).minus(beforeFirstJoin);
+                for (String id : List.of("m0", "m1", "m2", "late")) {
+                    CuratorFramework session = TestMember.curator(zooKeeper.connectString(), SESSION_TIMEOUT);
+                    assertThat(session.blockUntilConnected((int) SESSION_TIMEOUT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+                    sessions.add(session);
+                    sessionIds.add(session.getZookeeperClient().getZooKeeper().getSessionId());
+                }
+                for (int i = 0; i < 3; i++) {
+                    members.add(join(sessions.get(i), "m" + i, before));
+                }
+                settled(zooKeeper);
+                long firstJoin = zooKeeper.requestsOf(sessionIds.get(2));
 
                 change(members, memcached.addresses(), 2);
-                Counts beforeLateJoin = settled(zooKeeper);
-                members.add(TestMember.join(zooKeeper.connectString(), "quiet-join", "late", before));
-                Counts lateJoin = settled(zooKeeper).minus(beforeLateJoin);
-                log.info("a join before any change: {}; a join after one: {}", firstJoin.requestsByOperation(),
-                        lateJoin.requestsByOperation());
+                settled(zooKeeper);
+                List<Long> othersBefore = sessionIds.subList(0, 3).stream().map(zooKeeper::requestsOf).toList();
+                members.add(join(sessions.get(3), "late", before));
+                settled(zooKeeper);
+                List<Long> othersAfter = sessionIds.subList(0, 3).stream().map(zooKeeper::requestsOf).toList();
+                long lateJoin = zooKeeper.requestsOf(sessionIds.get(3));
+                log.info("requests of a join before any change: {}; of a join after one: {}; of the others meanwhile: {} -> {}",
+                        firstJoin, lateJoin, othersBefore, othersAfter);
 
                 assertThat(members.get(3).state().version()).isEqualTo(2);
-                assertThat(lateJoin.requests()).as("requests of a join between changes, against one before any change")
-                        .isEqualTo(firstJoin.requests());
+                assertThat(othersAfter).as("requests of the other members' sessions while a member joins between changes")
+                        .isEqualTo(othersBefore);
+                assertThat(lateJoin).as("requests of a join between changes, against one before any change")
+                        .isEqualTo(firstJoin);
             } finally {
                 members.forEach(TestMember::close);
+                sessions.forEach(CuratorFramework::close);
             }
         }
+    }
+
+    private static TestMember join(CuratorFramework session, String memberId, List<String> servers) {
+        return TestMember.join("quiet-join", memberId, servers, builder -> builder.curator(session));
     }
 
     /**
