@@ -130,6 +130,34 @@ class SingleOperationsTest {
     }
 
     /**
+     * memcached writes a decrement that loses digits over the old text and pads it with spaces
+     * ("10" decremented by one is "9 "), keeping the flags: a number stored with its type reads
+     * back as that type, not as an error.
+     */
+    @Test
+    void aCounterTheServerShortenedInPlaceReadsBackAsItsType() {
+        Map<Object, Object> storedThenDecremented = Map.of(10, 9, 1000L, 5L, (short) 10, (short) 1, (byte) 100, (byte) 0);
+        storedThenDecremented.forEach((stored, expected) -> {
+            String key = key();
+            blocking.set(key, stored, Duration.ZERO);
+            long delta = ((Number) stored).longValue() - ((Number) expected).longValue();
+            assertThat(blocking.decr(key, delta)).isEqualTo(((Number) expected).longValue());
+            assertThat(memcached.first().textCommand("get " + key).get(1)).as("the server's text")
+                    .startsWith(expected + " ").hasSameSizeAs(stored.toString());
+            assertThat(blocking.get(key)).as("read back after the decrement").isEqualTo(expected);
+        });
+    }
+
+    /** A long counter incremented past {@link Long#MAX_VALUE} reads back as the 64 bits its increment returned. */
+    @Test
+    void aLongCounterAboveLongMaxValueReadsBackAsItsSixtyFourBits() {
+        String key = key();
+        blocking.set(key, Long.MAX_VALUE, Duration.ZERO);
+        long incremented = blocking.incr(key, 2);
+        assertThat(blocking.get(key)).isEqualTo(incremented).isEqualTo(Long.MIN_VALUE + 1);
+    }
+
+    /**
      * Above {@link Long#MAX_VALUE} a counter comes back as its 64 bits, which the server's own text
      * reads unsigned. Every increment here starts below 2^63: memcached before 1.6.22 may refuse one
      * that starts above as non-numeric (its check for a minus sign reads past the item's data).

@@ -2,6 +2,7 @@ package dev.grizzlyboot.memcached.transcoder;
 
 import java.nio.charset.StandardCharsets;
 import java.util.function.Function;
+import java.util.regex.Pattern;
 
 /**
  * The value types {@link DefaultTranscoder} stores as text, each with its type code in bits
@@ -13,18 +14,23 @@ import java.util.function.Function;
 enum TextValueType {
     STRING(0, String.class, text -> text),
     BOOLEAN(1, Boolean.class, TextValueType::parseBoolean),
-    INTEGER(2, Integer.class, Integer::valueOf),
-    LONG(3, Long.class, Long::valueOf),
-    SHORT(4, Short.class, Short::valueOf),
-    BYTE(5, Byte.class, Byte::valueOf),
-    FLOAT(6, Float.class, Float::valueOf),
-    DOUBLE(7, Double.class, Double::valueOf),
+    INTEGER(2, Integer.class, text -> Integer.valueOf(counter(text))),
+    LONG(3, Long.class, TextValueType::parseLong),
+    SHORT(4, Short.class, text -> Short.valueOf(counter(text))),
+    BYTE(5, Byte.class, text -> Byte.valueOf(counter(text))),
+    FLOAT(6, Float.class, text -> Float.valueOf(decimal(text))),
+    DOUBLE(7, Double.class, text -> Double.valueOf(decimal(text))),
     CHARACTER(9, Character.class, TextValueType::parseCharacter);
 
     static final int SHIFT = 16;
     static final int MASK = 0xF << SHIFT;
     /** {@code values()} clones its array on every call, and every encode looks a type up. */
     private static final TextValueType[] ALL = values();
+    /**
+     * What {@link Float#toString} and {@link Double#toString} write. {@code valueOf} accepts more
+     * (whitespace, a type suffix, hexadecimal), none of which these values are ever stored as.
+     */
+    private static final Pattern DECIMAL = Pattern.compile("-?(NaN|Infinity|[0-9]+\\.[0-9]+(E-?[0-9]+)?)");
 
     private final int code;
     private final Class<?> type;
@@ -61,6 +67,35 @@ enum TextValueType {
             }
         }
         return null;
+    }
+
+    /**
+     * The number in a counter's text. A decrement that loses digits is written over the old text
+     * by memcached and padded with spaces ("10" decremented by one is "9 "), so trailing spaces
+     * are part of a valid counter.
+     */
+    private static String counter(String text) {
+        int end = text.length();
+        while (end > 0 && text.charAt(end - 1) == ' ') {
+            end--;
+        }
+        return text.substring(0, end);
+    }
+
+    /**
+     * A long counter's value. Above {@link Long#MAX_VALUE} memcached's unsigned counter reads as
+     * its 64 bits, as {@code incr} returns it; a negative number is one this transcoder stored.
+     */
+    private static Long parseLong(String text) {
+        String number = counter(text);
+        return number.startsWith("-") ? Long.parseLong(number) : Long.parseUnsignedLong(number);
+    }
+
+    private static String decimal(String text) {
+        if (!DECIMAL.matcher(text).matches()) {
+            throw new IllegalArgumentException("not a decimal number as Java writes it: '" + text + "'");
+        }
+        return text;
     }
 
     /** Strict, unlike {@link Boolean#valueOf(String)}, which reads anything but "true" as false. */

@@ -81,6 +81,46 @@ class DefaultTranscoderTest {
         assertThat(transcoder.encode("text").flags()).isZero();
     }
 
+    /** Every float and double form Java writes reads back, over generated bit patterns and the special values. */
+    @Test
+    void everyFloatAndDoubleRoundTrips() {
+        java.util.Random random = new java.util.Random(7);
+        List<Object> values = new java.util.ArrayList<>(List.of(Float.NaN, Float.NEGATIVE_INFINITY, Float.POSITIVE_INFINITY,
+                -0.0f, Float.MIN_VALUE, Float.MAX_VALUE, Double.NaN, -0.0d, Double.MIN_VALUE, Double.MAX_VALUE, 1e-300, 1e300));
+        for (int i = 0; i < 10_000; i++) {
+            values.add(Float.intBitsToFloat(random.nextInt()));
+            values.add(Double.longBitsToDouble(random.nextLong()));
+        }
+        for (Object value : values) {
+            assertThat(transcoder.decode(transcoder.encode(value))).isEqualTo(value);
+        }
+    }
+
+    /**
+     * Numbers are read in the forms this transcoder writes and memcached's counters leave (spaces
+     * after a decrement that lost digits; unsigned longs above {@link Long#MAX_VALUE}), not in
+     * the other forms {@code valueOf} would also take.
+     */
+    @Test
+    void numbersAreReadInTheFormsWrittenAndNoOthers() {
+        assertThat(transcoder.decode(new CachedData(2 << 16, "9 ".getBytes()))).isEqualTo(9);
+        assertThat(transcoder.decode(new CachedData(3 << 16, "0    ".getBytes()))).isEqualTo(0L);
+        assertThat(transcoder.decode(new CachedData(3 << 16, "18446744073709551615".getBytes()))).isEqualTo(-1L);
+        assertThat(transcoder.decode(new CachedData(3 << 16, "-5".getBytes()))).isEqualTo(-5L);
+        assertThat(transcoder.decode(new CachedData(4 << 16, "1 ".getBytes()))).isEqualTo((short) 1);
+        assertThat(transcoder.decode(new CachedData(5 << 16, "0  ".getBytes()))).isEqualTo((byte) 0);
+        for (String text : List.of(" 9", "9\t", "", " ", "18446744073709551616", "2147483648")) {
+            assertThatThrownBy(() -> transcoder.decode(new CachedData(text.length() > 12 ? 3 << 16 : 2 << 16, text.getBytes())))
+                    .as("'%s'", text).isInstanceOf(TranscoderException.class);
+        }
+        for (String text : List.of("1.5f", "1.5d", " 1.5", "1.5 ", "0x1p3", "1", "1.", ".5", "1e5", "+1.5", "NaNx", "")) {
+            assertThatThrownBy(() -> transcoder.decode(new CachedData(6 << 16, text.getBytes()))).as("float '%s'", text)
+                    .isInstanceOf(TranscoderException.class).hasMessageContaining("FLOAT as text");
+            assertThatThrownBy(() -> transcoder.decode(new CachedData(7 << 16, text.getBytes()))).as("double '%s'", text)
+                    .isInstanceOf(TranscoderException.class).hasMessageContaining("DOUBLE as text");
+        }
+    }
+
     @Test
     void textWithAnUnpairedSurrogateHasNoUtf8FormAndIsSerialized() {
         for (char c : new char[] {'\uD800', '\uDBFF', '\uDC00', '\uDFFF'}) {
