@@ -37,6 +37,7 @@ final class ClusterInspector {
         }
         return new ClusterView(session, member != null && member.getEphemeralOwner() == session,
                 znodes.childrenOrNone(znodes.membersPath()), committedVersion,
-                committed == null ? List.of() : committed.servers(), barrier);
+                committed == null ? List.of() : committed.servers(), committed == null ? 0 : committed.commitAtMillis(),
+                barrier);
     }
 }

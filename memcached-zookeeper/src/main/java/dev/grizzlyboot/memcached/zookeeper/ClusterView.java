@@ -13,10 +13,12 @@ import java.util.List;
  * @param members          the ids of the live members
  * @param committedVersion the committed list's version (0 if none yet)
  * @param committedServers the committed list
+ * @param committedAtMillis T at which the members switched to the committed list (epoch millis); 0
+ *                         for none yet, a seed list, or a record written before records carried T
  * @param barrier          the change in progress, or {@code null} when none is open
  */
 public record ClusterView(long sessionId, boolean registered, List<String> members, long committedVersion,
-        List<String> committedServers, Barrier barrier) {
+        List<String> committedServers, long committedAtMillis, Barrier barrier) {
 
     /**
      * Copies the lists, so that the view does not change with them.
@@ -26,6 +28,7 @@ public record ClusterView(long sessionId, boolean registered, List<String> membe
      * @param members the live members' ids, copied
      * @param committedVersion the committed version, or 0
      * @param committedServers the committed servers, copied
+     * @param committedAtMillis the committed list's switch time (epoch millis), or 0
      * @param barrier the open change, or {@code null}
      */
     public ClusterView {

@@ -32,6 +32,7 @@ class ClusterViewTest {
             assertThat(settled.members()).containsExactlyInAnyOrder("a", "b");
             assertThat(settled.committedVersion()).isEqualTo(1);
             assertThat(settled.committedServers()).containsExactlyElementsOf(first);
+            assertThat(settled.committedAtMillis()).as("a seed list has no T").isZero();
             assertThat(settled.barrier()).isNull();
 
             CuratorFramework stuck = TestMember.stuck(zooKeeper.connectString(), "view");
@@ -50,7 +51,10 @@ class ClusterViewTest {
                 stuck.close();
             }
             await().atMost(TestMember.AWAIT).until(() -> a.sync.readCluster().barrier() == null);
-            assertThat(a.sync.readCluster().committedVersion()).isEqualTo(2);
+            ClusterView committed = a.sync.readCluster();
+            assertThat(committed.committedVersion()).isEqualTo(2);
+            assertThat(committed.committedAtMillis()).as("the committed record's T, the one both members switched at")
+                    .isPositive().isEqualTo(a.awaitSwitch(2).commitAtMillis()).isEqualTo(b.awaitSwitch(2).commitAtMillis());
         }
     }
 

@@ -82,16 +82,19 @@ final class ZooKeeperCoordinatedServerList implements CoordinatedServerList {
      *
      * @param committedVersion the committed version
      * @param committedServers the committed list
+     * @param committedAt      T at which the members switched to it, from the committed record;
+     *                         {@code null} for a seed list or none
      * @param members          the live members
      * @param registered       whether this instance is one of them
      * @param barrier          the change in progress, or {@code null}
      */
-    record ClusterDescriptor(long committedVersion, List<String> committedServers, List<String> members,
-            boolean registered, BarrierDescriptor barrier) {
+    record ClusterDescriptor(long committedVersion, List<String> committedServers, Instant committedAt,
+            List<String> members, boolean registered, BarrierDescriptor barrier) {
 
         static ClusterDescriptor of(ClusterView view) {
             ClusterView.Barrier barrier = view.barrier();
-            return new ClusterDescriptor(view.committedVersion(), view.committedServers(), view.members(),
+            return new ClusterDescriptor(view.committedVersion(), view.committedServers(),
+                    instant(view.committedAtMillis()), view.members(),
                     view.registered(), barrier == null ? null : new BarrierDescriptor(barrier.version(),
                             barrier.servers(), barrier.acks(), view.members().size(), instant(barrier.prepareByMillis()),
                             barrier.decision(), instant(barrier.commitAtMillis())));

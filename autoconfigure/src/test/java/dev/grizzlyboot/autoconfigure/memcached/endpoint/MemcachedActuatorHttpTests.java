@@ -86,6 +86,9 @@ class MemcachedActuatorHttpTests {
         assertThat(list.path("zookeeper").path("committedVersion").asLong()).isEqualTo(1);
         assertThat(list.path("zookeeper").path("members")).hasSize(1);
         assertThat(list.path("zookeeper").path("registered").asBoolean()).isTrue();
+        JsonNode seedCommittedAt = list.path("zookeeper").path("committedAt");
+        assertThat(seedCommittedAt.isNull() || seedCommittedAt.isMissingNode()).as("a seed list has no T: %s", seedCommittedAt)
+                .isTrue();
 
         HttpResponse<String> stats = get(base + "/actuator/memcached/" + memcached.get(1).address());
         assertThat(stats.statusCode()).isEqualTo(200);
@@ -121,6 +124,10 @@ class MemcachedActuatorHttpTests {
         assertThat(a.path("servers")).hasSize(3);
         assertThat(a.path("serverList").path("commitAt").asString()).isNotEmpty()
                 .isEqualTo(b.path("serverList").path("commitAt").asString());
+        // ZooKeeper's committed record carries the same T, read by either instance.
+        assertThat(a.path("serverList").path("zookeeper").path("committedAt").asString())
+                .isEqualTo(b.path("serverList").path("zookeeper").path("committedAt").asString())
+                .isEqualTo(a.path("serverList").path("commitAt").asString());
 
         HttpResponse<String> stale = post(writable + "/actuator/memcached", proposal(memcached.addresses().subList(0, 1), 1));
         assertThat(stale.statusCode()).isEqualTo(409);
