@@ -19,6 +19,7 @@ import dev.grizzlyboot.memcached.internal.protocol.Request;
 import dev.grizzlyboot.memcached.internal.protocol.ResponseHandler;
 import dev.grizzlyboot.memcached.internal.protocol.StatsOperation;
 import dev.grizzlyboot.memcached.transcoder.CachedData;
+import dev.grizzlyboot.memcached.transcoder.DefaultTranscoder;
 import dev.grizzlyboot.memcached.transcoder.Transcoder;
 
 /**
@@ -31,6 +32,10 @@ final class Commands {
 
     /** The expiration that tells INCREMENT/DECREMENT not to create a missing key. */
     static final int NO_AUTO_CREATE = 0xFFFFFFFF;
+
+    /** The default transcoder's encoding without compression, for the bytes an append or prepend joins. */
+    private static final Transcoder<Object> UNCOMPRESSED = DefaultTranscoder.builder()
+            .compressionThreshold(Integer.MAX_VALUE).build();
 
     private final Cluster cluster;
     private final Dispatch dispatch;
@@ -133,8 +138,14 @@ final class Commands {
                         .thenApply(done -> result));
     }
 
+    /**
+     * Appends or prepends. memcached joins the bytes to the stored ones and keeps the stored item's
+     * flags, so the default transcoder's bytes go uncompressed: a gzipped part joined to a plain
+     * value would be garbage to every reader.
+     */
     <T> CompletableFuture<Boolean> concat(String name, Opcode opcode, String key, T value, Transcoder<? super T> valueTranscoder) {
-        return dispatch.write(name, key, k -> Request.concat(opcode, k, values.encode(valueTranscoder, value).bytes()),
+        Transcoder<? super T> joinable = valueTranscoder instanceof DefaultTranscoder ? UNCOMPRESSED : valueTranscoder;
+        return dispatch.write(name, key, k -> Request.concat(opcode, k, values.encode(joinable, value).bytes()),
                 Answers.falseOn(ServerStatus.ITEM_NOT_STORED, ServerStatus.KEY_NOT_FOUND));
     }
 

@@ -377,8 +377,9 @@ public final class MemcachedClient implements AutoCloseable {
     }
 
     /**
-     * Appends bytes to a stored value (the value is encoded by the default transcoder and the
-     * stored flags are kept, so append strings to strings); {@code false} if the key is not stored.
+     * Appends bytes to a stored value (the value is encoded by the default transcoder, never
+     * compressed, and the stored flags are kept, so append strings to strings); {@code false} if
+     * the key is not stored.
      *
      * @param key the key (at most 250 bytes of UTF-8, no spaces or control characters)
      * @param value what to append, encoded by the default transcoder

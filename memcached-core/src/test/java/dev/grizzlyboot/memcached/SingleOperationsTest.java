@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.UUID;
 
 import dev.grizzlyboot.memcached.cluster.ServerAddress;
+import dev.grizzlyboot.memcached.transcoder.DefaultTranscoder;
 import dev.grizzlyboot.memcached.transcoder.Transcoder;
 import dev.grizzlyboot.testsupport.MemcachedExtension;
 import org.junit.jupiter.api.AfterAll;
@@ -85,6 +86,24 @@ class SingleOperationsTest {
         assertThat(blocking.append(key, "-end")).isTrue();
         assertThat(blocking.prepend(key, "start-")).isTrue();
         assertThat(blocking.get(key)).isEqualTo("start-middle-end");
+    }
+
+    /**
+     * memcached joins an append's bytes to the stored ones and keeps the stored item's flags, so a
+     * string over the compression threshold must go as its UTF-8: gzip joined to a plain string is
+     * garbage to every reader. The server's own item is the oracle.
+     */
+    @Test
+    void appendAndPrependOfStringsOverTheCompressionThresholdJoinTheirUtf8() {
+        String key = key();
+        String large = "x".repeat(DefaultTranscoder.DEFAULT_COMPRESSION_THRESHOLD + 1);
+        blocking.set(key, "middle", Duration.ZERO);
+        assertThat(blocking.append(key, large)).isTrue();
+        assertThat(blocking.prepend(key, large)).isTrue();
+        assertThat(blocking.get(key)).isEqualTo(large + "middle" + large);
+        List<String> reply = memcached.first().textCommand("get " + key);
+        assertThat(reply.get(0)).isEqualTo("VALUE " + key + " 0 " + (2 * large.length() + "middle".length()));
+        assertThat(reply.get(1)).isEqualTo(large + "middle" + large);
     }
 
     @Test
