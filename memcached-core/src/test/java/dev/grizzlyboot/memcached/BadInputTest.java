@@ -5,11 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 
 import dev.grizzlyboot.memcached.cluster.ServerListChange;
+import dev.grizzlyboot.memcached.transcoder.CachedData;
 import dev.grizzlyboot.memcached.transcoder.DefaultTranscoder;
 import dev.grizzlyboot.testsupport.MemcachedExtension;
 import org.junit.jupiter.api.AfterAll;
@@ -221,6 +223,35 @@ class BadInputTest {
             lenient.blocking().set("after", "works", Duration.ZERO);
             assertThat(lenient.blocking().get("after")).isEqualTo("works");
         }
+    }
+
+    /**
+     * memcached joins appended bytes to a compressed item and keeps its flags, so the item becomes
+     * gzip followed by plain bytes. Python's gzip refuses that ("Not a gzipped file");
+     * {@code GZIPInputStream} ignores what follows the gzip data, which read the item back as it
+     * was before the append, the appended part silently gone. It is a {@link TranscoderException},
+     * for get and getMulti alike, and the connection stays the same one. Two gzip members joined
+     * (what a compressed prepend of another client makes) are one value, as gzip defines it.
+     */
+    @Test
+    void aCompressedItemWithBytesAfterItsGzipDataIsATypedError() {
+        blocking.getMulti(List.of("kept"));
+        String connectionsBefore = totalConnections();
+        String large = "z".repeat(DefaultTranscoder.DEFAULT_COMPRESSION_THRESHOLD + 1);
+        blocking.set("compressed", large, Duration.ZERO);
+        assertThat(blocking.append("compressed", "-tail")).isTrue();
+
+        assertThatThrownBy(() -> blocking.get("compressed")).isInstanceOf(TranscoderException.class)
+                .hasMessageContaining("after the gzip data");
+        assertThat(blocking.getMulti(List.of("compressed", "kept")).errors().get("compressed"))
+                .isInstanceOf(TranscoderException.class);
+        CachedData appended = client.get("compressed", RawTranscoder.RAW).join();
+        int gzipLength = appended.bytes().length - "-tail".length();
+        byte[] twoMembers = Arrays.copyOf(appended.bytes(), 2 * gzipLength);
+        System.arraycopy(appended.bytes(), 0, twoMembers, gzipLength, gzipLength);
+        client.set("two-members", new CachedData(appended.flags(), twoMembers), Duration.ZERO, RawTranscoder.RAW).join();
+        assertThat(blocking.get("two-members")).isEqualTo(large + large);
+        assertStillHealthy(connectionsBefore);
     }
 
     @Test

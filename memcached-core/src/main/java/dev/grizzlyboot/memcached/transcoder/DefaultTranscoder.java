@@ -14,7 +14,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
 
 import dev.grizzlyboot.memcached.TranscoderException;
@@ -149,7 +148,7 @@ public final class DefaultTranscoder implements Transcoder<Object> {
             }
             return new String(data.bytes(), StandardCharsets.UTF_8);
         }
-        byte[] bytes = (flags & COMPRESSED) != 0 ? gunzip(data.bytes(), maxUncompressedSize) : data.bytes();
+        byte[] bytes = (flags & COMPRESSED) != 0 ? Gunzip.inflate(data.bytes(), maxUncompressedSize) : data.bytes();
         if ((flags & SERIALIZED) != 0) {
             return deserialize(bytes);
         }
@@ -241,20 +240,6 @@ public final class DefaultTranscoder implements Transcoder<Object> {
             throw new UncheckedIOException(e);
         }
         return out.toByteArray();
-    }
-
-    private static byte[] gunzip(byte[] bytes, int limit) {
-        try (GZIPInputStream gzip = new GZIPInputStream(new ByteArrayInputStream(bytes))) {
-            // One byte past the limit tells a value at the limit from a larger one without inflating the rest.
-            byte[] inflated = gzip.readNBytes(limit == Integer.MAX_VALUE ? limit : limit + 1);
-            if (inflated.length > limit) {
-                throw new TranscoderException("a stored value of " + bytes.length + " compressed bytes inflates to more than "
-                        + limit + " bytes, the transcoder's limit (DefaultTranscoder.Builder.maxUncompressedSize)");
-            }
-            return inflated;
-        } catch (IOException e) {
-            throw new TranscoderException("a stored value flagged as compressed is not valid gzip", e);
-        }
     }
 
     /**
