@@ -88,6 +88,12 @@ final class Gunzip {
             next = afterZero(bytes, next);
         }
         if ((flags & FHCRC) != 0) {
+            CRC32 header = new CRC32();
+            header.update(bytes, at, next - at);
+            within(bytes, next + 2);
+            if (((bytes[next] & 0xFF) | (bytes[next + 1] & 0xFF) << 8) != (int) (header.getValue() & 0xFFFF)) {
+                throw notGzip("its header CRC does not match the header");
+            }
             next += 2;
         }
         return within(bytes, next);

@@ -43,6 +43,52 @@ class DefaultTranscoderTest {
                 .isInstanceOf(TranscoderException.class).hasMessageContaining("more than " + 32 * 1024 * 1024 + " bytes");
     }
 
+    /**
+     * gzip headers may carry optional fields (extra data, a file name as Python's gzip writes one,
+     * a comment, a header CRC): a member with all of them reads as its data, as the JDK's
+     * GZIPInputStream reads it. A member cut short, or whose CRC does not match, is a typed error.
+     */
+    @Test
+    void gzipMembersWithOptionalHeaderFieldsReadAndDamagedOnesAreTypedErrors() throws IOException {
+        byte[] plain = gzipOf("grüße".getBytes(StandardCharsets.UTF_8));
+        ByteArrayOutputStream member = new ByteArrayOutputStream();
+        member.write(plain, 0, 3);
+        member.write(2 | 4 | 8 | 16);
+        member.write(plain, 4, 6);
+        member.write(new byte[] {3, 0, 'x', 'y', 'z'});
+        member.write("name.txt\0comment\0".getBytes(StandardCharsets.US_ASCII));
+        java.util.zip.CRC32 headerCrc = new java.util.zip.CRC32();
+        headerCrc.update(member.toByteArray());
+        member.write(new byte[] {(byte) headerCrc.getValue(), (byte) (headerCrc.getValue() >>> 8)});
+        member.write(plain, 10, plain.length - 10);
+        byte[] withFields = member.toByteArray();
+        assertThat(new java.util.zip.GZIPInputStream(new java.io.ByteArrayInputStream(withFields)).readAllBytes())
+                .isEqualTo("grüße".getBytes(StandardCharsets.UTF_8));
+        assertThat(transcoder.decode(new CachedData(DefaultTranscoder.COMPRESSED, withFields))).isEqualTo("grüße");
+
+        byte[] wrongHeaderCrc = withFields.clone();
+        int headerCrcAt = 10 + 5 + "name.txt\0comment\0".length();
+        wrongHeaderCrc[headerCrcAt] ^= 1;
+        assertThatThrownBy(() -> transcoder.decode(new CachedData(DefaultTranscoder.COMPRESSED, wrongHeaderCrc)))
+                .isInstanceOf(TranscoderException.class).hasMessageContaining("header");
+
+        byte[] cutShort = java.util.Arrays.copyOf(plain, plain.length - 4);
+        assertThatThrownBy(() -> transcoder.decode(new CachedData(DefaultTranscoder.COMPRESSED, cutShort)))
+                .isInstanceOf(TranscoderException.class).hasMessageContaining("not valid gzip");
+        byte[] wrongCrc = plain.clone();
+        wrongCrc[plain.length - 8] ^= 1;
+        assertThatThrownBy(() -> transcoder.decode(new CachedData(DefaultTranscoder.COMPRESSED, wrongCrc)))
+                .isInstanceOf(TranscoderException.class).hasMessageContaining("CRC32");
+    }
+
+    private static byte[] gzipOf(byte[] bytes) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (GZIPOutputStream gzip = new GZIPOutputStream(out)) {
+            gzip.write(bytes);
+        }
+        return out.toByteArray();
+    }
+
     /** What the transcoder stores it can read: a value over the inflating limit is stored uncompressed. */
     @Test
     void valuesOverTheLimitAreStoredUncompressed() {
