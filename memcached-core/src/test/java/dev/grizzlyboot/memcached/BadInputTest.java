@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -251,6 +252,32 @@ class BadInputTest {
         System.arraycopy(appended.bytes(), 0, twoMembers, gzipLength, gzipLength);
         client.set("two-members", new CachedData(appended.flags(), twoMembers), Duration.ZERO, RawTranscoder.RAW).join();
         assertThat(blocking.get("two-members")).isEqualTo(large + large);
+        assertStillHealthy(connectionsBefore);
+    }
+
+    /**
+     * memcached joins an append's bytes to a serialized item and keeps its flags. Java
+     * serialization reads one object and stops, so such an item had read back as it was before
+     * the append, the appended part silently gone, and two serialized objects joined (another
+     * client's prepend) as the first of them. Bytes after the object are a
+     * {@link TranscoderException}, and the connection stays the same one.
+     */
+    @Test
+    void aSerializedItemWithBytesAfterItsObjectIsATypedError() {
+        blocking.getMulti(List.of("kept"));
+        String connectionsBefore = totalConnections();
+        blocking.set("serialized", new ArrayList<>(List.of("stored")), Duration.ZERO);
+        CachedData stored = client.get("serialized", RawTranscoder.RAW).join();
+        assertThat(blocking.append("serialized", "-tail")).isTrue();
+
+        assertThatThrownBy(() -> blocking.get("serialized")).isInstanceOf(TranscoderException.class)
+                .hasMessageContaining("after the serialized object");
+        CachedData prepended = DefaultTranscoder.create().encode(new ArrayList<>(List.of("prepended")));
+        byte[] joined = Arrays.copyOf(prepended.bytes(), prepended.bytes().length + stored.bytes().length);
+        System.arraycopy(stored.bytes(), 0, joined, prepended.bytes().length, stored.bytes().length);
+        client.set("two-objects", new CachedData(stored.flags(), joined), Duration.ZERO, RawTranscoder.RAW).join();
+        assertThat(blocking.getMulti(List.of("two-objects", "kept")).errors().get("two-objects"))
+                .isInstanceOf(TranscoderException.class);
         assertStillHealthy(connectionsBefore);
     }
 

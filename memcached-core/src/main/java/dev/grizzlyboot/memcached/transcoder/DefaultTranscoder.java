@@ -221,9 +221,16 @@ public final class DefaultTranscoder implements Transcoder<Object> {
     }
 
     private Object deserialize(byte[] bytes) {
-        try (ObjectInputStream in = new ClassLoaderObjectInputStream(new ByteArrayInputStream(bytes), classLoader)) {
+        ByteArrayInputStream stream = new ByteArrayInputStream(bytes);
+        try (ObjectInputStream in = new ClassLoaderObjectInputStream(stream, classLoader)) {
             in.setObjectInputFilter(filter);
-            return in.readObject();
+            Object value = in.readObject();
+            // memcached joins an append to the item: reading one object would drop what follows it unseen.
+            if (stream.available() > 0) {
+                throw new TranscoderException("a stored value has " + stream.available()
+                        + " bytes after the serialized object (an append or prepend to a serialized item?)");
+            }
+            return value;
         } catch (InvalidClassException e) {
             throw new TranscoderException("deserialization rejected by the allow-list " + allowed
                     + " (add the class with DefaultTranscoder.builder().allow(...)): " + e.getMessage(), e);
