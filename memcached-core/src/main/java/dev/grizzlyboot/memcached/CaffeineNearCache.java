@@ -15,6 +15,8 @@ final class CaffeineNearCache implements NearCache {
 
     private final Cache<String, CachedData> entries;
     private final AtomicLong writes = new AtomicLong();
+    /** Until when ({@link System#nanoTime()}) no read is kept: a delayed flush is still to come. */
+    private volatile long keepNothingUntil = System.nanoTime();
 
     CaffeineNearCache(Duration ttl, long maxEntries) {
         this.entries = Caffeine.newBuilder().expireAfterWrite(ttl).maximumSize(maxEntries).recordStats().build();
@@ -38,7 +40,7 @@ final class CaffeineNearCache implements NearCache {
     @Override
     public void loaded(String key, CachedData data, long epochAtSend) {
         // A write since the read was sent may have been answered before this read: its value could be the older one.
-        if (writes.get() == epochAtSend) {
+        if (writes.get() == epochAtSend && System.nanoTime() - keepNothingUntil >= 0) {
             entries.put(key, data);
         }
     }
@@ -53,6 +55,15 @@ final class CaffeineNearCache implements NearCache {
     public void invalidateAll() {
         writes.incrementAndGet();
         entries.invalidateAll();
+    }
+
+    @Override
+    public synchronized void invalidateAllFor(long nanos) {
+        long until = System.nanoTime() + nanos;
+        if (until - keepNothingUntil > 0) {
+            keepNothingUntil = until;
+        }
+        invalidateAll();
     }
 
     @Override

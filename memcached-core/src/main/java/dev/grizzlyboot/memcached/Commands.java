@@ -287,7 +287,12 @@ final class Commands {
     CompletableFuture<ServerResults<Void>> flushAllEach(Duration delay) {
         return reported(() -> {
             int wireDelay = Expiry.toWire(delay);
-            near.invalidateAll();
+            if (wireDelay == 0) {
+                near.invalidateAll();
+            } else {
+                // memcached counts the delay on its own clock, in whole seconds: a second more covers both.
+                near.invalidateAllFor(delay.plusSeconds(1).toNanos());
+            }
             return dispatch.everyServer("flushAll", () -> Request.flush(wireDelay), Answers.<Void>okOrError())
                     .whenComplete((results, error) -> near.invalidateAll());
         });

@@ -41,6 +41,10 @@ interface NearCache {
         }
 
         @Override
+        public void invalidateAllFor(long nanos) {
+        }
+
+        @Override
         public long hitCount() {
             return 0;
         }
@@ -72,6 +76,12 @@ interface NearCache {
 
     /** Drops everything (flush). */
     void invalidateAll();
+
+    /**
+     * Drops everything and keeps no read for {@code nanos} from now: memcached empties itself only
+     * when a delayed flush's delay is over, so a copy kept meanwhile would outlive the flush.
+     */
+    void invalidateAllFor(long nanos);
 
     /** Reads answered from a local copy so far. */
     long hitCount();

@@ -57,6 +57,21 @@ class NearCacheInvalidationTest {
         assertThat(blocking.get("flushed")).as("read after own flushAll").isNull();
     }
 
+    /**
+     * memcached empties itself only once a delayed flush's delay is over, so a value read during
+     * the delay is still the server's; a copy of it must not outlive the flush, or this client
+     * reads a value its own flush removed for the rest of the near cache's TTL.
+     */
+    @Test
+    void aDelayedFlushAllLeavesNoCopyOfWhatWasReadDuringTheDelay() {
+        BlockingMemcachedClient blocking = near.blocking();
+        blocking.set("flushed-later", "value", Duration.ZERO);
+        near.flushAll(Duration.ofSeconds(2)).join();
+        assertThat(blocking.get("flushed-later")).as("read during the delay").isEqualTo("value");
+        await().atMost(Duration.ofSeconds(10)).until(() -> memcached.first().textCommand("get flushed-later").size() == 1);
+        assertThat(blocking.get("flushed-later")).as("read after own delayed flush").isNull();
+    }
+
     @Test
     void theLocalCopiesStayWithinTheMaximum() {
         BlockingMemcachedClient blocking = near.blocking();
