@@ -20,11 +20,15 @@ final class Answers {
 
     /**
      * The value, or {@code null} on a miss; a value read for {@code nearKey} (not null) is offered
-     * to the near cache with the epoch taken before the read was sent.
+     * to the near cache with the epoch taken before the read was sent, and a miss drops its copy
+     * (getFresh reads keys that have one).
      */
     static <T> ResponseHandler<T> valueOrNull(Transcoder<T> valueTranscoder, NearCache near, String nearKey, long epoch) {
         return (response, operation) -> {
             if (response.serverStatus() == ServerStatus.KEY_NOT_FOUND) {
+                if (nearKey != null) {
+                    near.absent(nearKey);
+                }
                 return null;
             }
             requireOk(response, operation);

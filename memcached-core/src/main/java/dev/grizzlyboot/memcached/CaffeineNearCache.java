@@ -52,6 +52,11 @@ final class CaffeineNearCache implements NearCache {
     }
 
     @Override
+    public void absent(String key) {
+        entries.invalidate(key);
+    }
+
+    @Override
     public void invalidateAll() {
         writes.incrementAndGet();
         entries.invalidateAll();

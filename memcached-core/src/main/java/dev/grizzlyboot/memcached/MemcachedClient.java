@@ -268,7 +268,8 @@ public final class MemcachedClient implements AutoCloseable {
 
     /**
      * The value of a key read from memcached even when the near cache has a copy (the near cache
-     * then keeps the fresh value); without a near cache, the same as {@link #get(String)}.
+     * then keeps the fresh value, or drops its copy on a miss); without a near cache, the same as
+     * {@link #get(String)}.
      *
      * @param key the key (at most 250 bytes of UTF-8, no spaces or control characters)
      * @return a future that completes with the value, or {@code null} on a miss

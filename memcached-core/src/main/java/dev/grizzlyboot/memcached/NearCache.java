@@ -37,6 +37,10 @@ interface NearCache {
         }
 
         @Override
+        public void absent(String key) {
+        }
+
+        @Override
         public void invalidateAll() {
         }
 
@@ -73,6 +77,12 @@ interface NearCache {
 
     /** Drops a key (called before and after every write of it). */
     void invalidate(String key);
+
+    /**
+     * Drops the copy of a key memcached just said it does not store. Not a write: reads in flight
+     * may still be kept (a copy this drops is one more miss at worst).
+     */
+    void absent(String key);
 
     /** Drops everything (flush). */
     void invalidateAll();

@@ -43,6 +43,19 @@ class NearCacheTest {
         other.close();
     }
 
+    /**
+     * getFresh refreshes the local copy, a miss included: a key another client deleted must not
+     * come back from the copy right after getFresh found it gone.
+     */
+    @Test
+    void getFreshThatMissesDropsTheLocalCopy() {
+        near.blocking().set("deleted-elsewhere", "value", Duration.ZERO);
+        assertThat(near.blocking().get("deleted-elsewhere")).isEqualTo("value");
+        other.blocking().delete("deleted-elsewhere");
+        assertThat(near.blocking().getFresh("deleted-elsewhere")).isNull();
+        assertThat(near.blocking().get("deleted-elsewhere")).as("read after getFresh missed").isNull();
+    }
+
     @Test
     void repeatedReadsAreServedLocally() {
         near.blocking().set("local", "value", Duration.ZERO);
