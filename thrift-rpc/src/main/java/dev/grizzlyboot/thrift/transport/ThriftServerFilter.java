@@ -483,6 +483,12 @@ public final class ThriftServerFilter extends BaseFilter {
             log.debug("closing {} after a failed call", current.connection.getPeerAddress(), e);
             current.connection.closeSilently();
             return false;
+        } catch (Error e) {
+            // libthrift's processors let a handler's Error through without a reply. A worker holding
+            // the connection would otherwise give it back open, its client waiting for its read timeout.
+            current.recordEnd(e);
+            current.connection.closeSilently();
+            throw e;
         }
     }
 
