@@ -9,11 +9,15 @@ import org.apache.thrift.protocol.TProtocolFactory;
  * Both ends must choose the same one; the enum is immutable and safe to share between threads.
  */
 public enum ThriftProtocol {
-    /** {@code TBinaryProtocol} with strict read and write: libthrift's default and the most widely supported. */
+    /**
+     * {@code TBinaryProtocol} as libthrift's default factory makes it, the most widely supported:
+     * it writes versioned messages and also reads the old unversioned form, which peers built
+     * with {@code strictWrite=false} send and libthrift's and Python's servers and clients accept.
+     */
     BINARY {
         @Override
         public TProtocolFactory factory() {
-            return new TBinaryProtocol.Factory(true, true);
+            return new TBinaryProtocol.Factory(false, true);
         }
     },
     /** {@code TCompactProtocol}: variable-length integers, smaller frames, slightly more CPU. */
