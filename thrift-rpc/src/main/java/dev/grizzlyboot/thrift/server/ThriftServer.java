@@ -20,7 +20,6 @@ import dev.grizzlyboot.thrift.transport.ThriftServerFilter;
 import org.apache.thrift.TConfiguration;
 import org.apache.thrift.TProcessor;
 import org.glassfish.grizzly.filterchain.FilterChainBuilder;
-import org.glassfish.grizzly.filterchain.TransportFilter;
 import org.glassfish.grizzly.nio.transport.TCPNIOServerConnection;
 import org.glassfish.grizzly.nio.transport.TCPNIOTransport;
 import org.glassfish.grizzly.nio.transport.TCPNIOTransportBuilder;
@@ -93,7 +92,7 @@ public final class ThriftServer implements AutoCloseable {
             throw new IllegalStateException("a ThriftServer starts only once");
         }
         started = true;
-        FilterChainBuilder chain = FilterChainBuilder.stateless().add(new TransportFilter());
+        FilterChainBuilder chain = FilterChainBuilder.stateless().add(serverFilter.transportFilter());
         if (!settings.idleTimeout.isZero()) {
             idleChecks = IdleTimeoutFilter.createDefaultIdleDelayedExecutor(idleCheckInterval(), TimeUnit.MILLISECONDS);
             idleChecks.start();

@@ -51,6 +51,8 @@ final class ServerSession {
     private volatile boolean tooManyCalls;
     /** Reading is stopped because the backlog is full; guarded by this. */
     private boolean tooManyReplies;
+    /** The client has sent all it will (end of input): nothing more is read. Guarded by this. */
+    private boolean inputEnded;
     /** Guarded by this. */
     private boolean readPaused;
     /** A worker reads the connection instead of its selector thread; guarded by this. */
@@ -228,6 +230,24 @@ final class ServerSession {
         return !readPaused && pending.get() != CLOSING;
     }
 
+    /**
+     * Notes that the client's input ended: reading stops for good (the selector would otherwise
+     * find the end of input again at every select), and the calls already read go on to reply.
+     * Returns true if none is pending and the session is now closing.
+     */
+    boolean endInput() {
+        synchronized (this) {
+            inputEnded = true;
+            updateReading();
+        }
+        return closeIfIdle();
+    }
+
+    /** True once the client's input ended: the connection closes as soon as no call is pending. */
+    synchronized boolean inputEnded() {
+        return inputEnded;
+    }
+
     /** Returns true if no call was pending and the session is now closing; false while calls are pending. */
     boolean closeIfIdle() {
         return pending.compareAndSet(0, CLOSING) || pending.get() == CLOSING;
@@ -235,7 +255,7 @@ final class ServerSession {
 
     /** Reads while neither too many calls are pending nor too many replies queued; holds this. */
     private void updateReading() {
-        boolean pause = tooManyCalls || tooManyReplies;
+        boolean pause = tooManyCalls || tooManyReplies || inputEnded;
         if (pause != readPaused) {
             readPaused = pause;
             if (!heldByReader) {

@@ -494,7 +494,7 @@ public final class ThriftServerFilter extends BaseFilter {
 
     private int endCall(ServerSession current) {
         int left = current.endCall();
-        if (draining && current.closeIfIdle()) {
+        if ((draining || current.inputEnded()) && current.closeIfIdle()) {
             current.connection.close();
         }
         return left;
@@ -569,6 +569,25 @@ public final class ThriftServerFilter extends BaseFilter {
         };
         idleClock = new IdleClock(filter, millis);
         return filter;
+    }
+
+    /**
+     * Creates the transport filter for this filter's chain, to put first: Grizzly's, except that
+     * when a client's input ends (it shut down its output after its last request, or closed) the
+     * connection is not terminated at once but read no more, and closed (after its queued replies
+     * are written) once the calls already read have run, as libthrift's servers answer them.
+     *
+     * @return the filter to add to the chain in place of Grizzly's {@code TransportFilter}
+     */
+    public TransportFilter transportFilter() {
+        return new InputEndAwareTransportFilter(this::inputEnded);
+    }
+
+    private void inputEnded(Connection<?> connection) {
+        ServerSession current = session.get(connection);
+        if (current == null || current.endInput()) {
+            connection.close();
+        }
     }
 
     /**

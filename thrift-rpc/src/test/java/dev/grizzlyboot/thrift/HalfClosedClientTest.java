@@ -1,0 +1,84 @@
+package dev.grizzlyboot.thrift;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.ByteArrayOutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import dev.grizzlyboot.thrift.server.IoStrategy;
+import dev.grizzlyboot.thrift.server.ThriftServer;
+import dev.grizzlyboot.thrift.tutorial.Calculator;
+import org.apache.thrift.server.TServer;
+import org.apache.thrift.server.TThreadPoolServer;
+import org.apache.thrift.transport.TServerSocket;
+import org.apache.thrift.transport.layered.TFramedTransport;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * A client that sends its requests and then shuts down its output (a TCP half close: it has
+ * nothing more to send and waits for its replies) gets every reply and then the end of the
+ * stream, as from libthrift's {@code TThreadPoolServer}, with every I/O strategy. Several rounds,
+ * because whether the end of input is read before the replies are written depends on timing.
+ */
+class HalfClosedClientTest {
+    private static final int ROUNDS = 30;
+    private static final int REQUESTS = 3;
+
+    @Test
+    void libthriftAnswersEveryRequestBeforeClosing() throws Exception {
+        TServerSocket socket = new TServerSocket(new InetSocketAddress("127.0.0.1", 0));
+        TServer server = new TThreadPoolServer(new TThreadPoolServer.Args(socket)
+                .processor(new Calculator.Processor<>(new CalculatorHandler()))
+                .transportFactory(new TFramedTransport.Factory()));
+        ExecutorService serving = Executors.newSingleThreadExecutor();
+        serving.submit(server::serve);
+        try {
+            await().atMost(Duration.ofSeconds(5)).until(server::isServing);
+            assertEveryRequestAnswered(socket.getServerSocket().getLocalPort());
+        } finally {
+            server.stop();
+            serving.shutdownNow();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(IoStrategy.class)
+    void ourServerAnswersEveryRequestBeforeClosing(IoStrategy strategy) throws Exception {
+        try (ThriftServer server = ThriftServer.builder(new Calculator.Processor<>(new CalculatorHandler()))
+                .host("127.0.0.1").port(0).ioStrategy(strategy).build().start()) {
+            assertEveryRequestAnswered(server.port());
+        }
+    }
+
+    private static void assertEveryRequestAnswered(int port) throws Exception {
+        for (int round = 0; round < ROUNDS; round++) {
+            try (Socket socket = new Socket("127.0.0.1", port)) {
+                socket.setSoTimeout(5000);
+                ByteArrayOutputStream requests = new ByteArrayOutputStream();
+                for (int i = 1; i <= REQUESTS; i++) {
+                    requests.write(RawFrames.addRequest(i, i, 100));
+                }
+                socket.getOutputStream().write(requests.toByteArray());
+                socket.shutdownOutput();
+                List<String> answers = new ArrayList<>();
+                for (int i = 1; i <= REQUESTS; i++) {
+                    RawFrames.Reply reply = RawFrames.readBinaryReply(socket);
+                    reply.result().readStructBegin();
+                    reply.result().readFieldBegin();
+                    answers.add(reply.seqId() + ": " + reply.result().readI32());
+                }
+                assertThat(answers).as("round %d", round).containsExactly("1: 101", "2: 102", "3: 103");
+                assertThat(socket.getInputStream().read()).as("then the end of the stream").isEqualTo(-1);
+            }
+        }
+    }
+}
