@@ -26,8 +26,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * A client that sends its requests and then shuts down its output (a TCP half close: it has
  * nothing more to send and waits for its replies) gets every reply and then the end of the
- * stream, as from libthrift's {@code TThreadPoolServer}, with every I/O strategy. Several rounds,
- * because whether the end of input is read before the replies are written depends on timing.
+ * stream, as from libthrift's {@code TThreadPoolServer}, with every I/O strategy: after a call
+ * still running when the end of input arrives, and over several rounds of quick calls, where
+ * whether the end of input is read before the replies are written depends on timing.
  */
 class HalfClosedClientTest {
     private static final int ROUNDS = 30;
@@ -60,6 +61,14 @@ class HalfClosedClientTest {
     }
 
     private static void assertEveryRequestAnswered(int port) throws Exception {
+        // First a call that is still running when the end of input arrives, whatever the timing.
+        try (Socket socket = new Socket("127.0.0.1", port)) {
+            socket.setSoTimeout(5000);
+            socket.getOutputStream().write(RawFrames.addRequest(7, CalculatorHandler.SLEEP, 300));
+            socket.shutdownOutput();
+            assertThat(RawFrames.readBinaryReply(socket).seqId()).as("the slow call's reply").isEqualTo(7);
+            assertThat(socket.getInputStream().read()).as("then the end of the stream").isEqualTo(-1);
+        }
         for (int round = 0; round < ROUNDS; round++) {
             try (Socket socket = new Socket("127.0.0.1", port)) {
                 socket.setSoTimeout(5000);
