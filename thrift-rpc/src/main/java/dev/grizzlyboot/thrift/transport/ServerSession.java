@@ -51,8 +51,11 @@ final class ServerSession {
     private volatile boolean tooManyCalls;
     /** Reading is stopped because the backlog is full; guarded by this. */
     private boolean tooManyReplies;
-    /** The client has sent all it will (end of input): nothing more is read. Guarded by this. */
-    private boolean inputEnded;
+    /**
+     * The client has sent all it will (end of input): nothing more is read. Set holding this;
+     * volatile because every call's end reads it.
+     */
+    private volatile boolean inputEnded;
     /** Guarded by this. */
     private boolean readPaused;
     /** A worker reads the connection instead of its selector thread; guarded by this. */
@@ -244,7 +247,7 @@ final class ServerSession {
     }
 
     /** True once the client's input ended: the connection closes as soon as no call is pending. */
-    synchronized boolean inputEnded() {
+    boolean inputEnded() {
         return inputEnded;
     }
 
