@@ -16,7 +16,9 @@ import org.glassfish.grizzly.nio.transport.TCPNIOUtils;
  * (the client shut down its output and waits for its replies, or closed) is reported to
  * {@code inputEnded} instead of terminating the connection: Grizzly's own read terminates it at
  * once, dropping the replies of calls still queued or running, where libthrift's servers answer
- * every request read before the end of input. Everything else is Grizzly's filter.
+ * every request read before the end of input. A read allocates and fills its buffer as Grizzly's
+ * does, but tells no connection probes (none is registered here) and skips Grizzly's Windows-only
+ * close after 100 empty reads; writes, events and blocking reads are Grizzly's filter's.
  */
 final class InputEndAwareTransportFilter extends TransportFilter {
     private final Consumer<Connection<?>> inputEnded;
