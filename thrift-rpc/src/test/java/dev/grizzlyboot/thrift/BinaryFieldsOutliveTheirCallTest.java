@@ -2,13 +2,10 @@ package dev.grizzlyboot.thrift;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 
 import dev.grizzlyboot.thrift.client.ThriftClient;
 import dev.grizzlyboot.thrift.server.IoStrategy;
@@ -17,9 +14,6 @@ import dev.grizzlyboot.thrift.tutorial.Calculator;
 import dev.grizzlyboot.thrift.tutorial.InvalidOperation;
 import dev.grizzlyboot.thrift.tutorial.Work;
 import dev.grizzlyboot.thrift.tutorial.shared.SharedStruct;
-import org.apache.thrift.server.TServer;
-import org.apache.thrift.server.TThreadPoolServer;
-import org.apache.thrift.transport.TServerSocket;
 import org.apache.thrift.transport.TSocket;
 import org.apache.thrift.transport.TTransport;
 import org.apache.thrift.transport.layered.TFramedTransport;
@@ -42,22 +36,15 @@ class BinaryFieldsOutliveTheirCallTest {
     @ParameterizedTest
     @EnumSource(ThriftProtocol.class)
     void aResultOfOurClientKeepsItsBytesAfterTheNextCallOnItsConnection(ThriftProtocol protocol) throws Exception {
-        TServerSocket socket = new TServerSocket(new InetSocketAddress("127.0.0.1", 0));
-        TServer server = new TThreadPoolServer(new TThreadPoolServer.Args(socket)
-                .processor(new Calculator.Processor<>(new CalculatorHandler()))
-                .protocolFactory(protocol.factory()).transportFactory(new TFramedTransport.Factory()));
-        ExecutorService serving = Executors.newSingleThreadExecutor();
-        serving.submit(server::serve);
-        try (ThriftClient client = ThriftClient.builder().server("127.0.0.1", socket.getServerSocket().getLocalPort())
-                .protocol(protocol).minConnections(1).maxConnections(1).build()) {
+        try (LibthriftServer server = LibthriftServer.start(new Calculator.Processor<>(new CalculatorHandler()),
+                args -> args.protocolFactory(protocol.factory()));
+                ThriftClient client = ThriftClient.builder().server("127.0.0.1", server.port())
+                        .protocol(protocol).minConnections(1).maxConnections(1).build()) {
             Calculator.Iface calculator = client.proxy(Calculator.Iface.class);
             ByteBuffer first = calculator.echo(FIRST.duplicate());
             ByteBuffer second = calculator.echo(SECOND.duplicate());
             assertThat(second).isEqualTo(SECOND);
             assertThat(first).as("the first result after the second call").isEqualTo(FIRST);
-        } finally {
-            server.stop();
-            serving.shutdownNow();
         }
     }
 

@@ -1,24 +1,15 @@
 package dev.grizzlyboot.thrift;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import java.io.ByteArrayOutputStream;
-import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 
 import dev.grizzlyboot.thrift.server.IoStrategy;
 import dev.grizzlyboot.thrift.server.ThriftServer;
 import dev.grizzlyboot.thrift.tutorial.Calculator;
-import org.apache.thrift.server.TServer;
-import org.apache.thrift.server.TThreadPoolServer;
-import org.apache.thrift.transport.TServerSocket;
-import org.apache.thrift.transport.layered.TFramedTransport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -36,18 +27,8 @@ class HalfClosedClientTest {
 
     @Test
     void libthriftAnswersEveryRequestBeforeClosing() throws Exception {
-        TServerSocket socket = new TServerSocket(new InetSocketAddress("127.0.0.1", 0));
-        TServer server = new TThreadPoolServer(new TThreadPoolServer.Args(socket)
-                .processor(new Calculator.Processor<>(new CalculatorHandler()))
-                .transportFactory(new TFramedTransport.Factory()));
-        ExecutorService serving = Executors.newSingleThreadExecutor();
-        serving.submit(server::serve);
-        try {
-            await().atMost(Duration.ofSeconds(5)).until(server::isServing);
-            assertEveryRequestAnswered(socket.getServerSocket().getLocalPort());
-        } finally {
-            server.stop();
-            serving.shutdownNow();
+        try (LibthriftServer server = LibthriftServer.start(new Calculator.Processor<>(new CalculatorHandler()))) {
+            assertEveryRequestAnswered(server.port());
         }
     }
 

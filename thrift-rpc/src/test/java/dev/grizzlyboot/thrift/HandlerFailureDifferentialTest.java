@@ -1,15 +1,10 @@
 package dev.grizzlyboot.thrift;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
-import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 
 import dev.grizzlyboot.thrift.server.IoStrategy;
 import dev.grizzlyboot.thrift.server.ThriftServer;
@@ -23,9 +18,6 @@ import org.apache.thrift.TException;
 import org.apache.thrift.TMultiplexedProcessor;
 import org.apache.thrift.protocol.TBinaryProtocol;
 import org.apache.thrift.protocol.TMultiplexedProtocol;
-import org.apache.thrift.server.TServer;
-import org.apache.thrift.server.TThreadPoolServer;
-import org.apache.thrift.transport.TServerSocket;
 import org.apache.thrift.transport.TSocket;
 import org.apache.thrift.transport.TTransport;
 import org.apache.thrift.transport.TTransportException;
@@ -55,17 +47,8 @@ class HandlerFailureDifferentialTest {
 
     @BeforeAll
     void askLibthrift() throws Exception {
-        TServerSocket socket = new TServerSocket(new InetSocketAddress("127.0.0.1", 0));
-        TServer server = new TThreadPoolServer(new TThreadPoolServer.Args(socket).processor(processor())
-                .transportFactory(new TFramedTransport.Factory()).minWorkerThreads(2).maxWorkerThreads(8));
-        ExecutorService serving = Executors.newSingleThreadExecutor();
-        serving.submit(server::serve);
-        try {
-            await().atMost(Duration.ofSeconds(5)).until(server::isServing);
-            oracle = outcomes(socket.getServerSocket().getLocalPort());
-        } finally {
-            server.stop();
-            serving.shutdownNow();
+        try (LibthriftServer server = LibthriftServer.start(processor(), args -> args.minWorkerThreads(2).maxWorkerThreads(8))) {
+            oracle = outcomes(server.port());
         }
     }
 

@@ -1,20 +1,11 @@
 package dev.grizzlyboot.thrift;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
-
-import java.net.InetSocketAddress;
-import java.time.Duration;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 
 import dev.grizzlyboot.thrift.client.ThriftClient;
 import dev.grizzlyboot.thrift.server.ThriftServer;
 import dev.grizzlyboot.thrift.tutorial.Calculator;
 import org.apache.thrift.protocol.TBinaryProtocol;
-import org.apache.thrift.server.TServer;
-import org.apache.thrift.server.TThreadPoolServer;
-import org.apache.thrift.transport.TServerSocket;
 import org.apache.thrift.transport.TSocket;
 import org.apache.thrift.transport.TTransport;
 import org.apache.thrift.transport.layered.TFramedTransport;
@@ -29,18 +20,8 @@ class NonStrictBinaryTest {
 
     @Test
     void libthriftServerTakesUnversionedCalls() throws Exception {
-        TServerSocket socket = new TServerSocket(new InetSocketAddress("127.0.0.1", 0));
-        TServer server = new TThreadPoolServer(new TThreadPoolServer.Args(socket)
-                .processor(new Calculator.Processor<>(new CalculatorHandler()))
-                .transportFactory(new TFramedTransport.Factory()));
-        ExecutorService serving = Executors.newSingleThreadExecutor();
-        serving.submit(server::serve);
-        try {
-            await().atMost(Duration.ofSeconds(5)).until(server::isServing);
-            assertThat(unversionedAdd(socket.getServerSocket().getLocalPort())).isEqualTo(42);
-        } finally {
-            server.stop();
-            serving.shutdownNow();
+        try (LibthriftServer server = LibthriftServer.start(new Calculator.Processor<>(new CalculatorHandler()))) {
+            assertThat(unversionedAdd(server.port())).isEqualTo(42);
         }
     }
 
@@ -54,22 +35,12 @@ class NonStrictBinaryTest {
 
     @Test
     void ourClientTakesUnversionedReplies() throws Exception {
-        TServerSocket socket = new TServerSocket(new InetSocketAddress("127.0.0.1", 0));
-        TServer server = new TThreadPoolServer(new TThreadPoolServer.Args(socket)
-                .processor(new Calculator.Processor<>(new CalculatorHandler()))
-                .protocolFactory(new TBinaryProtocol.Factory(false, false))
-                .transportFactory(new TFramedTransport.Factory()));
-        ExecutorService serving = Executors.newSingleThreadExecutor();
-        serving.submit(server::serve);
-        try (ThriftClient client = ThriftClient.builder().server("127.0.0.1", socket.getServerSocket().getLocalPort())
-                .retries(0).build()) {
-            await().atMost(Duration.ofSeconds(5)).until(server::isServing);
+        try (LibthriftServer server = LibthriftServer.start(new Calculator.Processor<>(new CalculatorHandler()),
+                args -> args.protocolFactory(new TBinaryProtocol.Factory(false, false)));
+                ThriftClient client = ThriftClient.builder().server("127.0.0.1", server.port()).retries(0).build()) {
             Calculator.Iface calculator = client.proxy(Calculator.Iface.class);
             assertThat(calculator.add(40, 2)).isEqualTo(42);
             assertThat(calculator.add(1, 2)).isEqualTo(3);
-        } finally {
-            server.stop();
-            serving.shutdownNow();
         }
     }
 

@@ -7,7 +7,6 @@ import static org.awaitility.Awaitility.await;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.lang.reflect.Proxy;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -21,8 +20,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.function.Supplier;
 import java.util.stream.IntStream;
 
@@ -42,10 +39,7 @@ import org.apache.thrift.TException;
 import org.apache.thrift.protocol.TMessage;
 import org.apache.thrift.protocol.TMessageType;
 import org.apache.thrift.protocol.TProtocol;
-import org.apache.thrift.server.TServer;
-import org.apache.thrift.server.TThreadPoolServer;
 import org.apache.thrift.transport.TMemoryBuffer;
-import org.apache.thrift.transport.TServerSocket;
 import org.apache.thrift.transport.TSocket;
 import org.apache.thrift.transport.TTransport;
 import org.apache.thrift.transport.TTransportException;
@@ -387,17 +381,9 @@ class ThriftSizeSweepDifferentialTest {
     }
 
     private static Server libthriftServer(ThriftProtocol protocol, int limit) throws Exception {
-        TServerSocket socket = new TServerSocket(new InetSocketAddress("127.0.0.1", 0));
-        TServer server = new TThreadPoolServer(new TThreadPoolServer.Args(socket).processor(processor())
-                .protocolFactory(protocol.factory()).transportFactory(new TFramedTransport.Factory(limit))
-                .minWorkerThreads(2).maxWorkerThreads(32));
-        ExecutorService serving = Executors.newSingleThreadExecutor();
-        serving.submit(server::serve);
-        await().atMost(Duration.ofSeconds(5)).until(server::isServing);
-        return new Server(socket.getServerSocket().getLocalPort(), () -> {
-            server.stop();
-            serving.shutdownNow();
-        });
+        LibthriftServer server = LibthriftServer.start(processor(), args -> args.protocolFactory(protocol.factory())
+                .transportFactory(new TFramedTransport.Factory(limit)).minWorkerThreads(2).maxWorkerThreads(32));
+        return new Server(server.port(), server::close);
     }
 
     private static Server ourServer(ThriftProtocol protocol, int limit, IoStrategy strategy) {

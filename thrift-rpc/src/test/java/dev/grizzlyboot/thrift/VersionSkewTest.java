@@ -2,9 +2,7 @@ package dev.grizzlyboot.thrift;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
 
-import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,10 +14,6 @@ import java.util.concurrent.TimeUnit;
 import dev.grizzlyboot.thrift.client.ThriftClient;
 import dev.grizzlyboot.thrift.tutorial.newer.Calculator;
 import org.apache.thrift.TApplicationException;
-import org.apache.thrift.server.TServer;
-import org.apache.thrift.server.TThreadPoolServer;
-import org.apache.thrift.transport.TServerSocket;
-import org.apache.thrift.transport.layered.TFramedTransport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -47,19 +41,10 @@ class VersionSkewTest {
         LIBTHRIFT_THREAD_POOL_SERVER {
             @Override
             Running start() throws Exception {
-                TServerSocket socket = new TServerSocket(new InetSocketAddress("127.0.0.1", 0));
-                TServer server = new TThreadPoolServer(new TThreadPoolServer.Args(socket)
-                        .processor(new dev.grizzlyboot.thrift.tutorial.Calculator.Processor<>(new CalculatorHandler()))
-                        .protocolFactory(ThriftProtocol.BINARY.factory())
-                        .transportFactory(new TFramedTransport.Factory())
-                        .minWorkerThreads(2).maxWorkerThreads(16));
-                ExecutorService serving = Executors.newSingleThreadExecutor();
-                serving.submit(server::serve);
-                await().atMost(Duration.ofSeconds(5)).until(server::isServing);
-                return new Running("127.0.0.1:" + socket.getServerSocket().getLocalPort(), () -> {
-                    server.stop();
-                    serving.shutdownNow();
-                });
+                LibthriftServer server = LibthriftServer.start(
+                        new dev.grizzlyboot.thrift.tutorial.Calculator.Processor<>(new CalculatorHandler()),
+                        args -> args.protocolFactory(ThriftProtocol.BINARY.factory()).minWorkerThreads(2).maxWorkerThreads(16));
+                return new Running("127.0.0.1:" + server.port(), server::close);
             }
         };
 
