@@ -9,9 +9,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The test's own path to a memcached process that requires SASL, which refuses the text
- * protocol: a minimal blocking binary-protocol exchange (authenticate with PLAIN, then one
- * command). Independent of the client under test on purpose. One instance per socket.
+ * The test's own path to a memcached process that refuses the text protocol (it requires SASL,
+ * or speaks binary only): a minimal blocking binary-protocol exchange (authenticate with PLAIN
+ * if there is a user, then one command). Independent of the client under test on purpose. One instance per socket.
  */
 final class BinaryOracle {
 
@@ -23,9 +23,13 @@ final class BinaryOracle {
     private final DataInputStream in;
     private final DataOutputStream out;
 
+    /** @param user the SASL user to authenticate as, or {@code null} when the process requires none */
     BinaryOracle(Socket socket, MemcachedSasl user) throws IOException {
         this.in = new DataInputStream(socket.getInputStream());
         this.out = new DataOutputStream(socket.getOutputStream());
+        if (user == null) {
+            return;
+        }
         byte[] credentials = ("\0" + user.username() + "\0" + user.password()).getBytes(StandardCharsets.UTF_8);
         Reply reply = call(SASL_AUTH, "PLAIN".getBytes(StandardCharsets.US_ASCII), credentials);
         if (reply.status != 0) {

@@ -14,9 +14,11 @@ import java.util.List;
  * @param sasl             the SASL user to require ({@code -S}), or {@code null} for none
  * @param tls              how to serve TLS ({@code -Z}), or {@code null} for plaintext
  * @param host             the IPv4 loopback address to listen on ({@code -l})
+ * @param binaryOnly       speak the binary protocol only ({@code -B binary}): memcached then
+ *                         closes, or never answers, a text-protocol connection
  */
 public record MemcachedOptions(int memoryMegabytes, String itemSizeMax, int threads, List<String> extraArguments,
-        MemcachedSasl sasl, MemcachedTls tls, String host) {
+        MemcachedSasl sasl, MemcachedTls tls, String host, boolean binaryOnly) {
 
     public MemcachedOptions {
         extraArguments = List.copyOf(extraArguments);
@@ -26,25 +28,25 @@ public record MemcachedOptions(int memoryMegabytes, String itemSizeMax, int thre
         }
     }
 
-    /** 64 MiB, 1 MiB items (memcached's default), 2 threads, no SASL, no TLS, on 127.0.0.1. */
+    /** 64 MiB, 1 MiB items (memcached's default), 2 threads, no SASL, no TLS, on 127.0.0.1, both protocols. */
     public static MemcachedOptions defaults() {
-        return new MemcachedOptions(64, "1m", 2, List.of(), null, null, LoopbackPorts.LOOPBACK);
+        return new MemcachedOptions(64, "1m", 2, List.of(), null, null, LoopbackPorts.LOOPBACK, false);
     }
 
     public MemcachedOptions withMemoryMegabytes(int megabytes) {
-        return new MemcachedOptions(megabytes, itemSizeMax, threads, extraArguments, sasl, tls, host);
+        return new MemcachedOptions(megabytes, itemSizeMax, threads, extraArguments, sasl, tls, host, binaryOnly);
     }
 
     public MemcachedOptions withItemSizeMax(String size) {
-        return new MemcachedOptions(memoryMegabytes, size, threads, extraArguments, sasl, tls, host);
+        return new MemcachedOptions(memoryMegabytes, size, threads, extraArguments, sasl, tls, host, binaryOnly);
     }
 
     public MemcachedOptions withThreads(int count) {
-        return new MemcachedOptions(memoryMegabytes, itemSizeMax, count, extraArguments, sasl, tls, host);
+        return new MemcachedOptions(memoryMegabytes, itemSizeMax, count, extraArguments, sasl, tls, host, binaryOnly);
     }
 
     public MemcachedOptions withExtraArguments(String... arguments) {
-        return new MemcachedOptions(memoryMegabytes, itemSizeMax, threads, List.of(arguments), sasl, tls, host);
+        return new MemcachedOptions(memoryMegabytes, itemSizeMax, threads, List.of(arguments), sasl, tls, host, binaryOnly);
     }
 
     /**
@@ -54,12 +56,12 @@ public record MemcachedOptions(int memoryMegabytes, String itemSizeMax, int thre
      */
     public MemcachedOptions withSasl(String username, String password) {
         return new MemcachedOptions(memoryMegabytes, itemSizeMax, threads, extraArguments,
-                new MemcachedSasl(username, password), tls, host);
+                new MemcachedSasl(username, password), tls, host, binaryOnly);
     }
 
     /** Serves TLS only ({@code -Z}), as {@code tls} says. */
     public MemcachedOptions withTls(MemcachedTls tls) {
-        return new MemcachedOptions(memoryMegabytes, itemSizeMax, threads, extraArguments, sasl, tls, host);
+        return new MemcachedOptions(memoryMegabytes, itemSizeMax, threads, extraArguments, sasl, tls, host, binaryOnly);
     }
 
     /**
@@ -67,6 +69,15 @@ public record MemcachedOptions(int memoryMegabytes, String itemSizeMax, int thre
      * then share a port, as two machines behind one host name would.
      */
     public MemcachedOptions withHost(String loopbackAddress) {
-        return new MemcachedOptions(memoryMegabytes, itemSizeMax, threads, extraArguments, sasl, tls, loopbackAddress);
+        return new MemcachedOptions(memoryMegabytes, itemSizeMax, threads, extraArguments, sasl, tls, loopbackAddress, binaryOnly);
+    }
+
+    /**
+     * Speaks the binary protocol only ({@code -B binary}), as some deployments run memcached: the
+     * process's own start-up check, {@link MemcachedProcess#stats()} and {@link MemcachedProcess#flushAll()}
+     * then go over the binary protocol, and {@link MemcachedProcess#textCommand} is refused.
+     */
+    public MemcachedOptions withBinaryOnly() {
+        return new MemcachedOptions(memoryMegabytes, itemSizeMax, threads, extraArguments, sasl, tls, host, true);
     }
 }

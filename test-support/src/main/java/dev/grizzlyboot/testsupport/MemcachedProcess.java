@@ -23,8 +23,9 @@ import javax.net.ssl.SSLContext;
 /**
  * One real {@code memcached} process on a free loopback port (or a given one), which a test can
  * kill (SIGKILL), pause (SIGSTOP), resume (SIGCONT) and restart on the same port; optionally
- * requiring SASL, serving TLS or listening on another loopback address than 127.0.0.1
- * ({@link MemcachedOptions#withSasl}, {@link MemcachedOptions#withTls}, {@link MemcachedOptions#withHost}).
+ * requiring SASL, serving TLS, speaking binary only or listening on another loopback address than
+ * 127.0.0.1 ({@link MemcachedOptions#withSasl}, {@link MemcachedOptions#withTls},
+ * {@link MemcachedOptions#withBinaryOnly}, {@link MemcachedOptions#withHost}).
  *
  * <p>Used by the tests of every module and by the examples. Not thread-safe: one test thread
  * drives a process; the process itself may be used by any number of clients.
@@ -206,11 +207,11 @@ public final class MemcachedProcess implements AutoCloseable {
      * This is a second, independent path to the server, used by tests as an oracle. Over TLS when
      * the process serves TLS (presenting the test client certificate).
      *
-     * @throws IllegalStateException if the process requires SASL (memcached then refuses the text protocol)
+     * @throws IllegalStateException if the process requires SASL or speaks binary only (memcached then refuses the text protocol)
      */
     public List<String> textCommand(String command) {
-        if (options.sasl() != null) {
-            throw new IllegalStateException(this + " requires SASL and so speaks only the binary protocol; use stats() or flushAll()");
+        if (!speaksText()) {
+            throw new IllegalStateException(this + " speaks only the binary protocol; use stats() or flushAll()");
         }
         try (Socket socket = openSocket()) {
             OutputStream out = socket.getOutputStream();
@@ -237,9 +238,9 @@ public final class MemcachedProcess implements AutoCloseable {
         }
     }
 
-    /** The server's general statistics, read over the text protocol (the binary one when it requires SASL). */
+    /** The server's general statistics, read over the text protocol (the binary one when it refuses text). */
     public Map<String, String> stats() {
-        if (options.sasl() != null) {
+        if (!speaksText()) {
             try (Socket socket = openSocket()) {
                 return new BinaryOracle(socket, options.sasl()).stats();
             } catch (IOException e) {
@@ -256,9 +257,9 @@ public final class MemcachedProcess implements AutoCloseable {
         return stats;
     }
 
-    /** Empties the server over the text protocol (the binary one when it requires SASL). */
+    /** Empties the server over the text protocol (the binary one when it refuses text). */
     public void flushAll() {
-        if (options.sasl() != null) {
+        if (!speaksText()) {
             try (Socket socket = openSocket()) {
                 new BinaryOracle(socket, options.sasl()).flushAll();
                 return;
@@ -281,6 +282,11 @@ public final class MemcachedProcess implements AutoCloseable {
     @Override
     public String toString() {
         return "memcached@" + address() + (paused ? " (paused)" : isRunning() ? "" : " (down)");
+    }
+
+    /** memcached refuses the text protocol when it requires SASL or was started with {@code -B binary}. */
+    private boolean speaksText() {
+        return options.sasl() == null && !options.binaryOnly();
     }
 
     private static boolean isLastLine(String line) {
@@ -323,6 +329,10 @@ public final class MemcachedProcess implements AutoCloseable {
         }
         if (options.tls() != null) {
             command.addAll(options.tls().arguments());
+        }
+        if (options.binaryOnly()) {
+            command.add("-B");
+            command.add("binary");
         }
         command.addAll(options.extraArguments());
         ProcessBuilder builder = new ProcessBuilder(command);

@@ -95,4 +95,20 @@ class MemcachedProcessTest {
         assertThatThrownBy(() -> MemcachedOptions.defaults().withHost("192.168.1.1"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("192.168.1.1");
     }
+
+    /** {@code -B binary}: started and checked over the binary protocol; memcached closes a text connection. */
+    @Test
+    void binaryOnlyServerStartsAndRefusesText() throws IOException {
+        try (MemcachedProcess binary = MemcachedProcess.start(MemcachedOptions.defaults().withBinaryOnly())) {
+            assertThat(binary.stats().get("pid")).isEqualTo(Long.toString(binary.pid()));
+            binary.flushAll();
+            assertThatThrownBy(() -> binary.textCommand("version")).isInstanceOf(IllegalStateException.class);
+            try (Socket socket = new Socket(binary.host(), binary.port())) {
+                socket.setSoTimeout(5_000);
+                // At least the 24 bytes of a binary header, so memcached reads a bad magic byte rather than waiting.
+                socket.getOutputStream().write("get a-key-long-enough-for-a-header\r\n".getBytes(StandardCharsets.US_ASCII));
+                assertThat(socket.getInputStream().read()).isEqualTo(-1);
+            }
+        }
+    }
 }
