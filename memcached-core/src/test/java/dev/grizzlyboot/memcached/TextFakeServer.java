@@ -17,7 +17,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A tiny server for text-protocol bulk reads that real memcached never answers wrongly: each
  * {@code get}/{@code gets} line read on a text connection is answered with the bytes the test's
  * {@link Answer} gives, written {@code chunk} bytes at a time (so that the client sees partial
- * answers). Binary connections (first byte 0x80) are accepted and left unanswered.
+ * answers). Binary connections (first byte 0x80) are accepted and left unanswered; the client's
+ * check that a text connection is answered ({@code get} of its check key) gets memcached's miss
+ * and is not one of the bulk reads the {@link Answer} sees.
  */
 final class TextFakeServer implements AutoCloseable {
 
@@ -25,6 +27,9 @@ final class TextFakeServer implements AutoCloseable {
     interface Answer {
         byte[] answer(int command, String verb, List<String> keys) throws IOException;
     }
+
+    /** The key of the client's text protocol check (internal.connection.TextProtocolCheck). */
+    private static final String PROTOCOL_CHECK_KEY = "grizzly-boot:text-protocol-check";
 
     private final ServerSocket socket;
     private final AtomicInteger textConnections = new AtomicInteger();
@@ -88,6 +93,12 @@ final class TextFakeServer implements AutoCloseable {
             String line;
             while ((line = readLine(in)) != null) {
                 List<String> words = Arrays.asList(line.split(" "));
+                if (words.contains(PROTOCOL_CHECK_KEY)) {
+                    // The check each text connection makes before its first bulk read: a miss, as memcached answers it.
+                    out.write(ascii("END\r\n"));
+                    out.flush();
+                    continue;
+                }
                 byte[] reply = answer.answer(commands.getAndIncrement(), words.get(0), words.subList(1, words.size()));
                 if (reply == null) {
                     return;

@@ -360,7 +360,8 @@ public final class Cluster implements AutoCloseable {
     }
 
     /**
-     * Sends each server's part of a never-written batch there (a text read to its text pool); the
+     * Sends each server's part of a never-written batch there (a text read to its text pool, or as
+     * binary requests if that server refuses the text protocol); the
      * batch completes, with every key's result in place, once its parts have.
      */
     private <T> boolean rerouteBatch(Node from, KeyedOperation<T> batch) {
@@ -370,7 +371,7 @@ public final class Cluster implements AutoCloseable {
         try {
             for (int i = 0; i < keys.size(); i++) {
                 ConnectionPool target = readTarget(keys.get(i).getBytes(StandardCharsets.UTF_8));
-                if (target == from.pool() || (text && target.textBulkReads() == null)) {
+                if (target == from.pool()) {
                     return false;
                 }
                 positions.computeIfAbsent(target, pool -> new ArrayList<>()).add(i);
@@ -387,7 +388,15 @@ public final class Cluster implements AutoCloseable {
             KeyedOperation<T> operation = batch.part(part, now);
             partPositions.add(part);
             parts.add(operation);
-            (text ? target.getKey().textBulkReads() : target.getKey()).send(operation);
+            ConnectionPool textReads = text ? target.getKey().textBulkReads() : null;
+            if (textReads != null) {
+                textReads.send(operation);
+            } else if (text) {
+                // A server that refuses the text protocol reads the part as binary requests.
+                target.getKey().send(((TextBulkRead<T>) operation).overBinary(now));
+            } else {
+                target.getKey().send(operation);
+            }
         }
         batch.completeFrom(parts, partPositions);
         return true;

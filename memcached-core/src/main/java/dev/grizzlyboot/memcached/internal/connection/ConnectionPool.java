@@ -12,6 +12,9 @@ import dev.grizzlyboot.memcached.AuthenticationException;
 import dev.grizzlyboot.memcached.MemcachedConnectionException;
 import dev.grizzlyboot.memcached.MemcachedException;
 import dev.grizzlyboot.memcached.internal.protocol.Operation;
+import dev.grizzlyboot.memcached.internal.protocol.TextBulkRead;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The connections to one server. A single request (a get, store, delete or counter) goes to the
@@ -38,11 +41,18 @@ import dev.grizzlyboot.memcached.internal.protocol.Operation;
  * <p>A pool made with text bulk reads has a companion pool of text-protocol connections to the
  * same server ({@link #textBulkReads()}), with the same settings and events, for bulk reads only:
  * it opens its connections on the first one and is maintained, retired and closed with this pool.
+ * Each text connection first checks that the server speaks the text protocol
+ * ({@link TextProtocolCheck}); a server that closes it instead (memcached {@code -B binary})
+ * leaves the companion {@linkplain #refusedText refused}: bulk reads then go over the binary
+ * protocol to this pool, those already sent to the companion included, and none of it counts
+ * as a failure of the server.
  *
  * <p>Thread-safe: {@link #send} is lock-free; opening and removing connections take a lock.
  * Internal.
  */
 public final class ConnectionPool {
+
+    private static final Logger log = LoggerFactory.getLogger(ConnectionPool.class);
 
     private final String server;
     private final String host;
@@ -64,6 +74,10 @@ public final class ConnectionPool {
     private final boolean text;
     /** The text-protocol companion bulk reads go to, or {@code null} when they stay binary. */
     private final ConnectionPool textReads;
+    /** A text pool's binary pool, which takes its bulk reads once the server refuses text; else {@code null}. */
+    private final ConnectionPool binary;
+    /** A text pool whose server closed a connection at its {@link TextProtocolCheck}: it opens none. */
+    private volatile boolean refusesText;
     /** A text pool keeps its minimum of connections only once a bulk read has used it. */
     private volatile boolean used;
 
@@ -78,20 +92,28 @@ public final class ConnectionPool {
      */
     public ConnectionPool(String host, int port, ClientTransport transport, PoolSettings settings, PoolEvents events,
             boolean textBulkReads) {
-        this(host, port, transport, settings, events, false,
-                textBulkReads ? new ConnectionPool(host, port, transport, settings, events, true, null) : null);
-    }
-
-    private ConnectionPool(String host, int port, ClientTransport transport, PoolSettings settings, PoolEvents events,
-            boolean text, ConnectionPool textReads) {
         this.server = host + ":" + port;
         this.host = host;
         this.port = port;
         this.transport = transport;
         this.settings = settings;
         this.events = events;
-        this.text = text;
-        this.textReads = textReads;
+        this.text = false;
+        this.binary = null;
+        this.textReads = textBulkReads ? new ConnectionPool(this) : null;
+    }
+
+    /** The text companion of {@code binary}. */
+    private ConnectionPool(ConnectionPool binary) {
+        this.server = binary.server;
+        this.host = binary.host;
+        this.port = binary.port;
+        this.transport = binary.transport;
+        this.settings = binary.settings;
+        this.events = binary.events;
+        this.text = true;
+        this.binary = binary;
+        this.textReads = null;
     }
 
     /** {@code host:port} of the server. */
@@ -101,10 +123,12 @@ public final class ConnectionPool {
 
     /**
      * The pool of text-protocol connections to the same server that bulk reads go to, or
-     * {@code null} if they go to this one. The two pools are maintained, retired and closed together.
+     * {@code null} if they go to this one: the client reads over binary, or the server refused the
+     * text protocol. The two pools are maintained, retired and closed together.
      */
     public ConnectionPool textBulkReads() {
-        return textReads;
+        ConnectionPool companion = textReads;
+        return companion == null || companion.refusesText ? null : companion;
     }
 
     /**
@@ -113,8 +137,14 @@ public final class ConnectionPool {
      * from the list), or failed.
      */
     public void send(Operation<?> operation) {
-        if (text && !used) {
-            used = true;
+        if (text) {
+            if (!used) {
+                used = true;
+            }
+            if (refusesText) {
+                sendOverBinary(operation);
+                return;
+            }
         }
         MemcachedConnection connection = choose(operation);
         if (connection != null) {
@@ -158,6 +188,10 @@ public final class ConnectionPool {
             operation.fail(error);
             return;
         }
+        if (refusesText) {
+            sendOverBinary(operation);
+            return;
+        }
         // Marked failed or removed: straight to where its keys go now, no new connection to that server.
         if (events.rerouteUnsent(operation)) {
             return;
@@ -178,6 +212,28 @@ public final class ConnectionPool {
         takeHeld().forEach(this::send);
     }
 
+    /**
+     * A text connection was closed by the server before it answered its {@link TextProtocolCheck}:
+     * the server does not speak the text protocol. Not a failure of the server, so no back-off and
+     * no event; from now on this pool opens no connection and hands every bulk read, those it
+     * holds and those the closing connection had queued, to the binary pool.
+     */
+    void refusedText(MemcachedConnection connection) {
+        if (!refusesText) {
+            // Once per verdict, not per connection: an operator may want to know that the faster text bulk reads are off.
+            log.info("memcached server {} closed a text-protocol connection at its first command (started with -B binary?):"
+                    + " bulk reads go over the binary protocol", server);
+        }
+        refusesText = true;
+        remove(connection);
+        takeHeld().forEach(this::sendOverBinary);
+    }
+
+    /** A text bulk read (the only kind a text pool carries) of a server that refuses text, sent as binary requests. */
+    private void sendOverBinary(Operation<?> operation) {
+        binary.send(((TextBulkRead<?>) operation).overBinary(System.nanoTime()));
+    }
+
     private boolean hold(Operation<?> operation) {
         // A retired pool opens no connection that would send what it held.
         if (closed || retired || !events.holdUnsent()) {
@@ -187,6 +243,10 @@ public final class ConnectionPool {
         // Marked failed (or closed) meanwhile, after the held queue was handed over: do not strand it.
         if ((closed || !events.holdUnsent()) && held.remove(operation)) {
             return false;
+        }
+        // Text refused meanwhile, after the held ones went to the binary pool: this one follows them.
+        if (refusesText && held.remove(operation)) {
+            sendOverBinary(operation);
         }
         return true;
     }
@@ -237,13 +297,17 @@ public final class ConnectionPool {
         }
     }
 
-    /** Forgets the reconnect back-off, so the next operation tries to connect at once. */
+    /**
+     * Forgets the reconnect back-off, so the next operation tries to connect at once, and whether
+     * the server refused the text protocol: it may have been restarted with other options.
+     */
     public void resetBackoff() {
         synchronized (lock) {
             backoffNanos = 0;
             retryAfterNanos = 0;
             hangUps = 0;
         }
+        refusesText = false;
         if (textReads != null) {
             textReads.resetBackoff();
         }
@@ -386,7 +450,7 @@ public final class ConnectionPool {
     private MemcachedConnection open() {
         MemcachedConnection connection;
         synchronized (lock) {
-            if (closed || retired || connections.length >= settings.maxConnections()
+            if (closed || retired || refusesText || connections.length >= settings.maxConnections()
                     || (retryAfterNanos != 0 && System.nanoTime() - retryAfterNanos < 0)) {
                 return null;
             }

@@ -44,10 +44,14 @@ import org.glassfish.grizzly.filterchain.FilterChainContext;
  * reads, the keys of its answers do).
  *
  * <p>A new connection is set up before it carries requests: the TLS handshake when TLS is on,
- * then the SASL PLAIN login when there are credentials; callers' operations wait in the outbound
+ * then the SASL PLAIN login when there are credentials, or, on a text connection, the
+ * {@link TextProtocolCheck}; callers' operations wait in the outbound
  * queue meanwhile, and the connect timeout bounds the whole set-up. A failed handshake or a
  * refused login closes the connection as a failed connect, so the pool backs off and the callers
  * get the {@link TlsHandshakeException} or {@link dev.grizzlyboot.memcached.AuthenticationException}.
+ * A server that closes a text connection before answering its check does not speak the text
+ * protocol: the pool is told so ({@link ConnectionPool#refusedText}), not that a connection was
+ * lost, and sends the bulk reads queued here over the binary protocol.
  *
  * <p>No operation is stranded in the outbound queue: a caller that leaves its operation there
  * has seen, after queueing it, another operation in flight, whose response ends a read batch
@@ -96,7 +100,7 @@ final class MemcachedConnection {
     private volatile MemcachedException closeError;
     private volatile long lastActiveNanos = createdNanos;
     private volatile boolean answered;
-    /** The set-up exchange (authentication) in progress, answered before anything else. */
+    /** The set-up exchange (authentication, or the text protocol check) in progress, answered before anything else. */
     private volatile Operation<?> setup;
     private int nextOpaque;
 
@@ -279,25 +283,33 @@ final class MemcachedConnection {
 
     private void authenticate() {
         SaslCredentials credentials = transport.security().credentials();
-        // memcached's SASL is binary only; a client with credentials makes no text connections.
-        if (credentials == null || text) {
+        if (text) {
+            // memcached's SASL is binary only; a client with credentials makes no text connections.
+            setUp(TextProtocolCheck.operation(), "checking that " + server + " speaks the text protocol failed: ");
+            return;
+        }
+        if (credentials == null) {
             open();
             return;
         }
-        SaslPlainOperation login = new SaslPlainOperation(credentials.username(), credentials.password());
-        login.assignServer(server);
-        setup = login;
-        login.future().whenComplete((ignored, error) -> {
+        setUp(new SaslPlainOperation(credentials.username(), credentials.password()), "authenticating to " + server + " failed: ");
+    }
+
+    /** Sends the set-up exchange {@code exchange}; the connection opens once it completes, and closes if it fails. */
+    private void setUp(Operation<?> exchange, String failure) {
+        exchange.assignServer(server);
+        setup = exchange;
+        exchange.future().whenComplete((ignored, error) -> {
             if (error == null) {
                 open();
             } else {
                 close(error instanceof MemcachedException memcached ? memcached
-                        : new MemcachedConnectionException("authenticating to " + server + " failed: " + error, error));
+                        : new MemcachedConnectionException(failure + error, error));
             }
         });
         // Still connecting, so no flush can run: this thread owns the opaque counter.
-        Buffer buffer = encode(List.of(login), login.encodedLength());
-        nextOpaque += login.requestCount();
+        Buffer buffer = encode(List.of(exchange), exchange.encodedLength());
+        nextOpaque += exchange.requestCount();
         write(buffer);
     }
 
@@ -341,16 +353,31 @@ final class MemcachedConnection {
         // would find no usable connection and no room to open one, and fail as if the server were
         // unreachable. Until the mark, a caller may still choose this connection; what it queues
         // is handed back to the pool below (no flush writes once closeError is set).
+        Operation<?> unfinished = setup;
         if (poolNotified.compareAndSet(false, true)) {
-            pool.closed(this, wasConnecting, serverFault, closeError);
+            if (refusesText(byPeer, unfinished)) {
+                pool.refusedText(this);
+            } else {
+                pool.closed(this, wasConnecting, serverFault, closeError);
+            }
         }
         state = State.CLOSED;
-        Operation<?> unfinished = setup;
         setup = null;
         if (unfinished != null) {
             unfinished.fail(closeError);
         }
         failQueued(closeError);
+    }
+
+    /**
+     * Whether the server closed this text connection while its {@link TextProtocolCheck} was
+     * unanswered: it does not speak the text protocol, which is no fault of its health. Garbage
+     * in answer (a protocol error) or a failed TLS exchange is not that: the server spoke, and
+     * something is wrong.
+     */
+    private boolean refusesText(boolean byPeer, Operation<?> unfinished) {
+        return text && byPeer && state == State.CONNECTING && unfinished != null
+                && !(closeError instanceof MemcachedProtocolException) && !(closeError instanceof TlsHandshakeException);
     }
 
     private MemcachedException errorFor(CloseReason reason) {

@@ -57,6 +57,19 @@ public abstract class KeyedOperation<T> extends Operation<KeyResult<T>[]> {
         return keys;
     }
 
+    /** The operation's name, for messages and for a batch resent in another wire form. */
+    final String name() {
+        return name;
+    }
+
+    final KeyHandler<T> handler() {
+        return handler;
+    }
+
+    final Outcome silentOutcome() {
+        return silentOutcome.outcome();
+    }
+
     /** The key whose answer the handler is reading. */
     public final String answeringKey() {
         return keys.get(answering);

@@ -62,6 +62,25 @@ public final class TextBulkRead<T> extends KeyedOperation<T> {
         return new TextBulkRead<>(name, command == GETS, keys, partKeyBytes, timeoutNanos, handler, silentOutcome);
     }
 
+    /**
+     * This read, never written, as binary quiet gets (a GETQ per key, then the NOOP), with the same
+     * handler and what is left of its time: for a server that refuses the text protocol. This read
+     * completes, with every key's result, when the binary one does.
+     */
+    public BulkOperation<T> overBinary(long nowNanos) {
+        Request[] requests = new Request[keyBytes.length + 1];
+        int[] positions = new int[keyBytes.length];
+        for (int i = 0; i < keyBytes.length; i++) {
+            requests[i] = Request.keyed(Opcode.GETQ, keyBytes[i]);
+            positions[i] = i;
+        }
+        requests[keyBytes.length] = BulkOperation.TERMINATOR;
+        BulkOperation<T> binary = new BulkOperation<>(name(), keys(), requests, remainingNanos(nowNanos), handler(),
+                silentOutcome());
+        completeFrom(List.of(binary), List.of(positions));
+        return binary;
+    }
+
     @Override
     public boolean isBatch() {
         return true;
