@@ -219,13 +219,18 @@ public final class ConnectionPool {
      * holds and those the closing connection had queued, to the binary pool.
      */
     void refusedText(MemcachedConnection connection) {
-        if (!refusesText) {
+        boolean first;
+        // Under the lock: two text connections opened together are refused together, on two I/O threads.
+        synchronized (lock) {
+            first = !refusesText;
+            refusesText = true;
+            remove(connection);
+        }
+        if (first) {
             // Once per verdict, not per connection: an operator may want to know that the faster text bulk reads are off.
             log.info("memcached server {} closed a text-protocol connection at its first command (started with -B binary?):"
                     + " bulk reads go over the binary protocol", server);
         }
-        refusesText = true;
-        remove(connection);
         takeHeld().forEach(this::sendOverBinary);
     }
 
