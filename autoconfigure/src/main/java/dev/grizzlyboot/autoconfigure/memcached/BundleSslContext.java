@@ -4,6 +4,7 @@ import java.util.function.Supplier;
 
 import javax.net.ssl.SSLContext;
 
+import dev.grizzlyboot.autoconfigure.internal.BundleSslContexts;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.ssl.SslBundle;
@@ -21,12 +22,12 @@ final class BundleSslContext implements Supplier<SSLContext> {
     private volatile SSLContext context;
 
     BundleSslContext(SslBundle bundle) {
-        this.context = bundle.createSslContext();
+        this.context = BundleSslContexts.create(bundle);
     }
 
     /** Takes the reloaded bundle; the next connection uses it. */
     void update(SslBundle bundle) {
-        context = bundle.createSslContext();
+        context = BundleSslContexts.create(bundle);
         log.info("SSL bundle for memcached reloaded: new connections use the new certificates");
     }
 

@@ -89,6 +89,19 @@ class GrizzlyMemcachedSecurityAutoConfigurationTests {
     }
 
     @Test
+    void theBundlesEnabledProtocolsApply() {
+        // memcached serves TLS 1.2 and 1.3 only: a bundle limited to TLS 1.1 must not reach it.
+        runner.withPropertyValues("grizzly.memcached.servers=" + tls.first().address(),
+                "grizzly.memcached.ssl.bundle=memcached",
+                "spring.ssl.bundle.pem.memcached.truststore.certificate=" + url(TestCertificates.caCertificate()),
+                "spring.ssl.bundle.pem.memcached.options.enabled-protocols=TLSv1.1")
+                // The call may meet the failed handshake itself or the back-off after the eager connect's.
+                .run(context -> assertThatThrownBy(() -> context.getBean(MemcachedClient.class).blocking().get("protocols"))
+                        .isInstanceOf(MemcachedConnectionException.class)
+                        .hasMessageContaining("No appropriate protocol"));
+    }
+
+    @Test
     void newConnectionsUseAReloadedBundle(@TempDir Path directory) throws IOException {
         Path trusted = directory.resolve("trusted-ca.pem");
         Files.copy(TestCertificates.wrongCaCertificate(), trusted);

@@ -4,6 +4,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import dev.grizzlyboot.autoconfigure.internal.BundleSslContexts;
 import dev.grizzlyboot.thrift.client.ThriftClient;
 import dev.grizzlyboot.thrift.client.ThriftClientBuilder;
 import dev.grizzlyboot.thrift.client.ThriftProxyBuilder;
@@ -76,7 +77,7 @@ public final class ThriftClients implements DisposableBean {
                 .maxFrameSize(Math.toIntExact(properties.getMaxFrameSize().toBytes()));
         ThriftClientProperties.Ssl ssl = properties.getSsl();
         if (ssl.getBundle() != null) {
-            builder.tls(sslBundles.getObject().getBundle(ssl.getBundle()).createSslContext(), ssl.isVerifyHostname());
+            builder.tls(BundleSslContexts.create(sslBundles.getObject().getBundle(ssl.getBundle())), ssl.isVerifyHostname());
         }
         customizers.orderedStream().forEach(customizer -> customizer.customize(name, builder));
         return builder.build();

@@ -2,6 +2,7 @@ package dev.grizzlyboot.autoconfigure.thrift.server;
 
 import java.time.Duration;
 
+import dev.grizzlyboot.autoconfigure.internal.BundleSslContexts;
 import dev.grizzlyboot.thrift.server.IoStrategy;
 import dev.grizzlyboot.thrift.server.ThriftServer;
 import dev.grizzlyboot.thrift.server.ThriftServerBuilder;
@@ -63,7 +64,7 @@ public final class ThriftServerAutoConfiguration {
         }
         ThriftServerProperties.Ssl ssl = properties.getSsl();
         if (ssl.getBundle() != null) {
-            builder.tls(sslBundles.getObject().getBundle(ssl.getBundle()).createSslContext(),
+            builder.tls(BundleSslContexts.create(sslBundles.getObject().getBundle(ssl.getBundle())),
                     ssl.getClientAuth() == ThriftServerProperties.ClientAuth.NEED);
         }
         if (properties.getIoStrategy() != IoStrategy.SAME_THREAD && Threading.VIRTUAL.isActive(environment)) {

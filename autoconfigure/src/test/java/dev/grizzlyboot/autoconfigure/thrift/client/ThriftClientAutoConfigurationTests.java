@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.grizzlyboot.autoconfigure.internal.BundleSslContexts;
 import dev.grizzlyboot.thrift.CalculatorHandler;
 import dev.grizzlyboot.thrift.client.ThriftTransportFailureException;
 import dev.grizzlyboot.thrift.server.ThriftServer;
@@ -21,6 +22,7 @@ import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
 import org.springframework.boot.ssl.SslBundle;
+import org.springframework.boot.ssl.SslOptions;
 import org.springframework.boot.ssl.jks.JksSslStoreBundle;
 import org.springframework.boot.ssl.jks.JksSslStoreDetails;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -148,6 +150,24 @@ class ThriftClientAutoConfigurationTests {
                         "spring.ssl.bundle.jks.thrift-client.truststore.location=classpath:thrift-tls/client-truststore.p12",
                         "spring.ssl.bundle.jks.thrift-client.truststore.password=changeit")
                 .run(context -> assertThat(context.getBean(Calculator.Iface.class).add(40, 2)).isEqualTo(42));
+    }
+
+    @Test
+    void clientSpeaksOnlyTheProtocolsOfItsBundlesOptions() {
+        SslBundle serverBundle = SslBundle.of(new JksSslStoreBundle(
+                new JksSslStoreDetails("PKCS12", null, "classpath:thrift-tls/server.p12", "changeit"), null),
+                null, SslOptions.of(null, new String[] { "TLSv1.3" }));
+        ThriftServer server = ThriftServer.builder(new Calculator.Processor<>(new CalculatorHandler()))
+                .host("127.0.0.1").port(0).tls(BundleSslContexts.create(serverBundle), false).build().start();
+        servers.add(server);
+        // The server speaks TLS 1.3 only and the client's bundle allows TLS 1.2 only: no handshake.
+        runner.withPropertyValues(CALCULATOR + "servers=127.0.0.1:" + server.port(), CALCULATOR + "service=" + SERVICE,
+                        CALCULATOR + "ssl.bundle=thrift-client", CALCULATOR + "retries=0",
+                        "spring.ssl.bundle.jks.thrift-client.truststore.location=classpath:thrift-tls/client-truststore.p12",
+                        "spring.ssl.bundle.jks.thrift-client.truststore.password=changeit",
+                        "spring.ssl.bundle.jks.thrift-client.options.enabled-protocols=TLSv1.2")
+                .run(context -> assertThatThrownBy(() -> context.getBean(Calculator.Iface.class).add(40, 2))
+                        .isInstanceOf(ThriftTransportFailureException.class));
     }
 
     @Test

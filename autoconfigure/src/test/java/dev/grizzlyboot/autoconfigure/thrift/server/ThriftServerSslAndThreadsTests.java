@@ -12,6 +12,9 @@ import dev.grizzlyboot.thrift.client.ThriftTransportFailureException;
 import dev.grizzlyboot.thrift.tutorial.Calculator;
 import dev.grizzlyboot.thrift.tutorial.shared.SharedService;
 import dev.grizzlyboot.thrift.tutorial.shared.SharedStruct;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocket;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.condition.JRE;
@@ -53,6 +56,23 @@ class ThriftServerSslAndThreadsTests {
                     .retries(0).readTimeout(Duration.ofSeconds(2)).build()) {
                 assertThatThrownBy(() -> plain.proxy(Calculator.Iface.class).add(1, 1))
                         .isInstanceOf(ThriftTransportFailureException.class);
+            }
+        });
+    }
+
+    @Test
+    void servesOnlyTheProtocolsAndCiphersOfTheBundlesOptions() throws Exception {
+        runner.withPropertyValues("grizzly.thrift.server.ssl.bundle=thrift-server",
+                "spring.ssl.bundle.jks.thrift-server.options.enabled-protocols=TLSv1.2",
+                "spring.ssl.bundle.jks.thrift-server.options.ciphers=TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256").run(context -> {
+            SSLContext anonymous = context.getBean(SslBundles.class).getBundle("thrift-anonymous").createSslContext();
+            // A client offering TLS 1.3 and 1.2 and every default cipher: the server must pick within its options.
+            try (SSLSocket socket = (SSLSocket) anonymous.getSocketFactory()
+                    .createSocket("127.0.0.1", ThriftServerAutoConfigurationTests.port(context))) {
+                socket.setSoTimeout(5000);
+                socket.startHandshake();
+                assertThat(socket.getSession().getProtocol()).isEqualTo("TLSv1.2");
+                assertThat(socket.getSession().getCipherSuite()).isEqualTo("TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256");
             }
         });
     }
