@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import java.io.IOException;
+import java.net.BindException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -161,6 +165,20 @@ class ThriftServerAutoConfigurationTests {
                         assertThat(handler.slowCallsFinished).hasValue(0);
                     }
                 });
+    }
+
+    @Test
+    void aPortInUseFailsTheStartNamingTheAddressAndLeavesNoThreads() throws IOException {
+        try (ServerSocket taken = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            runner.withUserConfiguration(CalculatorHandlerConfiguration.class)
+                    .withPropertyValues("grizzly.thrift.server.port=" + taken.getLocalPort())
+                    .run(context -> assertThat(context).hasFailed().getFailure()
+                            .hasStackTraceContaining("cannot bind Thrift server to 127.0.0.1:" + taken.getLocalPort())
+                            .hasRootCauseInstanceOf(BindException.class));
+            // The failed start must not leave selector, worker or idle-check threads behind.
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(Thread.getAllStackTraces().keySet())
+                    .extracting(Thread::getName).noneMatch(name -> name.startsWith("grizzlyboot-thrift")));
+        }
     }
 
     static ThriftClient clientOf(AssertableApplicationContext context) {
