@@ -6,8 +6,10 @@ import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.net.BindException;
+import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -145,6 +147,28 @@ class ThriftServerAutoConfigurationTests {
     }
 
     @Test
+    void whileShutdownWaitsForACallNewConnectionsAreRefused() {
+        runner.withUserConfiguration(CalculatorHandlerConfiguration.class).run(context -> {
+            CalculatorHandler handler = context.getBean(CalculatorHandler.class);
+            int port = port(context);
+            try (ThriftClient client = clientOf(context)) {
+                Calculator.Iface calculator = client.proxy(Calculator.Iface.class);
+                CompletableFuture<Integer> blockedCall = CompletableFuture.supplyAsync(() -> addBlocked(calculator));
+                await().atMost(Duration.ofSeconds(5)).until(() -> handler.calls.get() == 1);
+
+                CompletableFuture<Void> closing = CompletableFuture.runAsync(context::close);
+
+                await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThatThrownBy(
+                        () -> new Socket(InetAddress.getLoopbackAddress(), port).close()).isInstanceOf(ConnectException.class));
+                assertThat(closing).isNotDone();
+                handler.release();
+                assertThat(blockedCall.get(10, TimeUnit.SECONDS)).isZero();
+                closing.get(10, TimeUnit.SECONDS);
+            }
+        });
+    }
+
+    @Test
     void shutdownCutsOffACallStillRunningAfterTheShutdownPhaseTimeout() {
         runner.withUserConfiguration(CalculatorHandlerConfiguration.class)
                 .withPropertyValues("spring.lifecycle.timeout-per-shutdown-phase=300ms")
@@ -187,6 +211,14 @@ class ThriftServerAutoConfigurationTests {
 
     static int port(ConfigurableApplicationContext context) {
         return context.getEnvironment().getRequiredProperty(ThriftServerLifecycle.PORT_PROPERTY, Integer.class);
+    }
+
+    private static int addBlocked(Calculator.Iface calculator) {
+        try {
+            return calculator.add(CalculatorHandler.BLOCK, 0);
+        } catch (TException e) {
+            throw new CompletionException(e);
+        }
     }
 
     private static int addSlowly(Calculator.Iface calculator, int millis) {
