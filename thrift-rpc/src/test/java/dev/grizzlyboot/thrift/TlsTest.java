@@ -38,33 +38,64 @@ class TlsTest {
 
     @BeforeAll
     static void makeKeys() throws Exception {
-        Path keystore = dir.resolve("server.p12");
+        KeyStore keys = selfSigned("server", "ip:127.0.0.1,dns:localhost");
+        serverContext = serverContext(keys);
+        clientContext = clientContext(keys);
+    }
+
+    /** A key pair made by keytool, with a self-signed certificate naming {@code san}. */
+    private static KeyStore selfSigned(String name, String san) throws Exception {
+        Path keystore = dir.resolve(name + ".p12");
         Process keytool = new ProcessBuilder(
                 Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
                 "-genkeypair", "-alias", "server", "-keyalg", "EC", "-groupname", "secp256r1",
-                "-dname", "CN=localhost", "-ext", "SAN=ip:127.0.0.1,dns:localhost", "-validity", "2",
+                "-dname", "CN=" + name, "-ext", "SAN=" + san, "-validity", "2",
                 "-storetype", "PKCS12", "-keystore", keystore.toString(),
                 "-storepass", new String(PASSWORD), "-keypass", new String(PASSWORD))
                 .redirectErrorStream(true).start();
         assertThat(keytool.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(keytool.exitValue()).as(new String(keytool.getInputStream().readAllBytes())).isZero();
-
         KeyStore keys = KeyStore.getInstance("PKCS12");
         try (InputStream in = Files.newInputStream(keystore)) {
             keys.load(in, PASSWORD);
         }
+        return keys;
+    }
+
+    private static SSLContext serverContext(KeyStore keys) throws Exception {
         KeyManagerFactory keyManagers = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
         keyManagers.init(keys, PASSWORD);
-        serverContext = SSLContext.getInstance("TLS");
-        serverContext.init(keyManagers.getKeyManagers(), null, null);
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(keyManagers.getKeyManagers(), null, null);
+        return context;
+    }
 
+    /** A client context that trusts the certificate of {@code keys}. */
+    private static SSLContext clientContext(KeyStore keys) throws Exception {
         KeyStore trusted = KeyStore.getInstance("PKCS12");
         trusted.load(null, null);
         trusted.setCertificateEntry("server", keys.getCertificate("server"));
         TrustManagerFactory trustManagers = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
         trustManagers.init(trusted);
-        clientContext = SSLContext.getInstance("TLS");
-        clientContext.init(null, trustManagers.getTrustManagers(), null);
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(null, trustManagers.getTrustManagers(), null);
+        return context;
+    }
+
+    @Test
+    void aClientVerifyingHostNamesRefusesATrustedCertificateOfAnotherHost() throws Exception {
+        KeyStore otherHost = selfSigned("other-host", "dns:other.example");
+        try (ThriftServer server = ThriftServer.builder(new Calculator.Processor<>(new CalculatorHandler()))
+                     .host("127.0.0.1").port(0).tls(serverContext(otherHost), false).build().start();
+             ThriftClient unverified = ThriftClient.builder().server("127.0.0.1", server.port())
+                     .tls(clientContext(otherHost), false).retries(0).connectTimeout(Duration.ofSeconds(5)).build();
+             ThriftClient verifying = ThriftClient.builder().server("127.0.0.1", server.port())
+                     .tls(clientContext(otherHost), true).retries(0).connectTimeout(Duration.ofSeconds(5)).build()) {
+            // The certificate is trusted: only its name, other.example and not 127.0.0.1, is wrong.
+            assertThat(unverified.proxy(Calculator.Iface.class).add(1, 2)).isEqualTo(3);
+            assertThatThrownBy(() -> verifying.proxy(Calculator.Iface.class).add(1, 2))
+                    .isInstanceOf(ThriftTransportFailureException.class);
+        }
     }
 
     @Test

@@ -7,6 +7,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLParameters;
 
@@ -50,13 +51,9 @@ final class ConnectionFactory implements AutoCloseable {
         this.protocols = settings.protocol.factory();
         FilterChainBuilder chain = FilterChainBuilder.stateless().add(new TransportFilter());
         if (settings.sslContext != null) {
-            SSLEngineConfigurator client = new SSLEngineConfigurator(settings.sslContext, true, false, false);
-            if (settings.verifyHostname) {
-                SSLParameters parameters = new SSLParameters();
-                parameters.setEndpointIdentificationAlgorithm("HTTPS");
-                client.setSSLParameters(parameters);
-            }
-            sslFilter = new SSLFilter(new SSLEngineConfigurator(settings.sslContext, false, false, false), client);
+            // Each handshake gets the engines of its own server (open), so these are never used.
+            sslFilter = new SSLFilter(new SSLEngineConfigurator(settings.sslContext, false, false, false),
+                    new SSLEngineConfigurator(settings.sslContext, true, false, false));
             chain.add(sslFilter);
         } else {
             sslFilter = null;
@@ -98,7 +95,8 @@ final class ConnectionFactory implements AutoCloseable {
         try {
             if (sslFilter != null) {
                 FutureImpl<SSLEngine> handshake = Futures.createSafeFuture();
-                sslFilter.handshake(connection, Futures.toCompletionHandler(handshake));
+                sslFilter.handshake(connection, Futures.toCompletionHandler(handshake), null,
+                        new ServerEngines(settings.sslContext, server.getHostString(), server.getPort(), settings.verifyHostname));
                 await(handshake, deadline - System.nanoTime(), address);
             }
             return new PooledConnection(new ClientFrameTransport(connection, configuration, protocols, settings.readTimeout));
@@ -129,6 +127,51 @@ final class ConnectionFactory implements AutoCloseable {
             transport.shutdownNow();
         } catch (IOException e) {
             LoggerFactory.getLogger(ConnectionFactory.class).warn("error while shutting down the Thrift client transport", e);
+        }
+    }
+    /**
+     * The client engine of a connection to one server, made for the host and port as configured:
+     * host-name verification checks the certificate against that host. (Verification set on the
+     * filter's shared client configurator let a trusted certificate of another host through.)
+     */
+    private static final class ServerEngines extends SSLEngineConfigurator {
+        private final SSLContext context;
+        private final String host;
+        private final int port;
+        private final boolean verifyHostname;
+
+        ServerEngines(SSLContext context, String host, int port, boolean verifyHostname) {
+            super(context, true, false, false);
+            this.context = context;
+            this.host = host;
+            this.port = port;
+            this.verifyHostname = verifyHostname;
+        }
+
+        @Override
+        public SSLEngine createSSLEngine() {
+            return createSSLEngine(host, port);
+        }
+
+        @Override
+        public SSLEngine createSSLEngine(String peerHost, int peerPort) {
+            return configure(context.createSSLEngine(host, port));
+        }
+
+        @Override
+        public SSLEngine configure(SSLEngine engine) {
+            super.configure(engine);
+            if (verifyHostname) {
+                SSLParameters parameters = engine.getSSLParameters();
+                parameters.setEndpointIdentificationAlgorithm("HTTPS");
+                engine.setSSLParameters(parameters);
+            }
+            return engine;
+        }
+
+        @Override
+        public SSLEngineConfigurator copy() {
+            return new ServerEngines(context, host, port, verifyHostname);
         }
     }
 }
