@@ -14,6 +14,7 @@ import javax.net.ssl.SSLSocketFactory;
 import javax.net.ssl.TrustManager;
 
 import org.springframework.boot.ssl.SslBundle;
+import org.springframework.boot.ssl.SslBundles;
 import org.springframework.boot.ssl.SslOptions;
 
 /**
@@ -36,28 +37,48 @@ public final class BundleSslContexts {
      * @return its context, with the options when the bundle specifies any
      */
     public static SSLContext create(SslBundle bundle) {
-        SSLContext context = bundle.createSslContext();
         SslOptions options = bundle.getOptions();
         if (options == null || !options.isSpecified()) {
-            return context;
+            return bundle.createSslContext();
         }
-        return new OptionsSslContext(context, options);
+        return new BundleSslContext(new BundleSpi(bundle));
     }
 
-    /** A context that hands out only engines limited to the options. */
-    private static final class OptionsSslContext extends SSLContext {
-        OptionsSslContext(SSLContext context, SslOptions options) {
-            super(new OptionsSpi(context, options), context.getProvider(), context.getProtocol());
+    /**
+     * Returns a context of the named bundle, with its options, that follows the bundle when it is
+     * reloaded ({@code reload-on-update}): engines made after a reload use the new key and trust
+     * material, as Boot's embedded web servers do, while connections already open keep theirs.
+     *
+     * @param bundles the application's bundles
+     * @param name    the bundle's name
+     * @return a context that always makes engines of the bundle's latest state
+     */
+    public static SSLContext create(SslBundles bundles, String name) {
+        BundleSpi spi = new BundleSpi(bundles.getBundle(name));
+        bundles.addBundleUpdateHandler(name, spi::update);
+        return new BundleSslContext(spi);
+    }
+
+    /** A context that hands out only engines of its bundle's current state, limited to the options. */
+    private static final class BundleSslContext extends SSLContext {
+        BundleSslContext(BundleSpi spi) {
+            super(spi, spi.context.getProvider(), spi.context.getProtocol());
         }
     }
 
-    private static final class OptionsSpi extends SSLContextSpi {
-        private final SSLContext context;
-        private final SslOptions options;
+    private static final class BundleSpi extends SSLContextSpi {
+        // Replaced together on a reload; an engine made meanwhile may pair the old context with the
+        // new options, which a reload leaves as they were (they are the bundle's properties).
+        private volatile SSLContext context;
+        private volatile SslOptions options;
 
-        OptionsSpi(SSLContext context, SslOptions options) {
-            this.context = context;
-            this.options = options;
+        BundleSpi(SslBundle bundle) {
+            update(bundle);
+        }
+
+        void update(SslBundle bundle) {
+            this.context = bundle.createSslContext();
+            this.options = bundle.getOptions() != null ? bundle.getOptions() : SslOptions.NONE;
         }
 
         @Override
@@ -100,6 +121,7 @@ public final class BundleSslContexts {
         @Override
         protected SSLParameters engineGetDefaultSSLParameters() {
             SSLParameters parameters = context.getDefaultSSLParameters();
+            SslOptions options = this.options;
             if (options.getEnabledProtocols() != null) {
                 parameters.setProtocols(options.getEnabledProtocols());
             }
@@ -115,6 +137,7 @@ public final class BundleSslContexts {
         }
 
         private SSLEngine limit(SSLEngine engine) {
+            SslOptions options = this.options;
             if (options.getEnabledProtocols() != null) {
                 engine.setEnabledProtocols(options.getEnabledProtocols());
             }

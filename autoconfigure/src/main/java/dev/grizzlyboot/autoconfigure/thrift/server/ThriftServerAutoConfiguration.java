@@ -64,7 +64,7 @@ public final class ThriftServerAutoConfiguration {
         }
         ThriftServerProperties.Ssl ssl = properties.getSsl();
         if (ssl.getBundle() != null) {
-            builder.tls(BundleSslContexts.create(sslBundles.getObject().getBundle(ssl.getBundle())),
+            builder.tls(BundleSslContexts.create(sslBundles.getObject(), ssl.getBundle()),
                     ssl.getClientAuth() == ThriftServerProperties.ClientAuth.NEED);
         }
         if (properties.getIoStrategy() != IoStrategy.SAME_THREAD && Threading.VIRTUAL.isActive(environment)) {

@@ -2,11 +2,17 @@ package dev.grizzlyboot.autoconfigure.thrift.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
 
 import dev.grizzlyboot.autoconfigure.thrift.CalculatorHandlerConfiguration;
+import dev.grizzlyboot.testsupport.TestCertificates;
 import dev.grizzlyboot.thrift.client.ThriftClient;
 import dev.grizzlyboot.thrift.client.ThriftTransportFailureException;
 import dev.grizzlyboot.thrift.tutorial.Calculator;
@@ -18,6 +24,7 @@ import javax.net.ssl.SSLSocket;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.condition.JRE;
+import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
 import org.springframework.boot.ssl.SslBundles;
@@ -78,6 +85,35 @@ class ThriftServerSslAndThreadsTests {
     }
 
     @Test
+    void newConnectionsUseAReloadedBundle(@TempDir Path directory) throws IOException {
+        Path certificate = directory.resolve("server.pem");
+        Path key = directory.resolve("server.key");
+        // At first the server presents a certificate of another host, which the client refuses.
+        Files.copy(TestCertificates.otherHostCertificate(), certificate);
+        Files.copy(TestCertificates.otherHostKey(), key);
+        runner.withPropertyValues("grizzly.thrift.server.ssl.bundle=thrift-reload",
+                "spring.ssl.bundle.pem.thrift-reload.keystore.certificate=" + certificate.toUri(),
+                "spring.ssl.bundle.pem.thrift-reload.keystore.private-key=" + key.toUri(),
+                "spring.ssl.bundle.pem.thrift-reload.reload-on-update=true",
+                "spring.ssl.bundle.watch.file.quiet-period=100ms").run(context -> {
+            int port = ThriftServerAutoConfigurationTests.port(context);
+            try (ThriftClient client = verifyingClient(port)) {
+                assertThatThrownBy(() -> client.proxy(Calculator.Iface.class).add(1, 1))
+                        .isInstanceOf(ThriftTransportFailureException.class);
+            }
+            // The operator installs the right certificate; nobody restarts the application.
+            Files.copy(TestCertificates.serverCertificate(), certificate, StandardCopyOption.REPLACE_EXISTING);
+            Files.copy(TestCertificates.serverKey(), key, StandardCopyOption.REPLACE_EXISTING);
+            await().atMost(Duration.ofSeconds(30)).ignoreExceptionsInstanceOf(ThriftTransportFailureException.class)
+                    .untilAsserted(() -> {
+                        try (ThriftClient client = verifyingClient(port)) {
+                            assertThat(client.proxy(Calculator.Iface.class).add(20, 22)).isEqualTo(42);
+                        }
+                    });
+        });
+    }
+
+    @Test
     void clientAuthNeedAdmitsOnlyClientsWithATrustedCertificate() {
         runner.withPropertyValues("grizzly.thrift.server.ssl.bundle=thrift-server",
                 "grizzly.thrift.server.ssl.client-auth=need").run(context -> {
@@ -121,6 +157,12 @@ class ThriftServerSslAndThreadsTests {
                 .withConfiguration(AutoConfigurations.of(ThriftServerAutoConfiguration.class))
                 .withUserConfiguration(ThreadRecordingConfiguration.class)
                 .withPropertyValues("grizzly.thrift.server.host=127.0.0.1", "grizzly.thrift.server.port=0");
+    }
+
+    /** A client that trusts the test CA and checks that the certificate names 127.0.0.1. */
+    private static ThriftClient verifyingClient(int port) {
+        return ThriftClient.builder().server("127.0.0.1", port).tls(TestCertificates.clientContext(), true)
+                .retries(0).connectTimeout(Duration.ofSeconds(5)).build();
     }
 
     private static ThriftClient tlsClient(AssertableApplicationContext context, String bundle) {
