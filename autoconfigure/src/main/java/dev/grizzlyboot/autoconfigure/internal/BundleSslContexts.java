@@ -41,7 +41,7 @@ public final class BundleSslContexts {
         if (options == null || !options.isSpecified()) {
             return bundle.createSslContext();
         }
-        return new BundleSslContext(new BundleSpi(bundle));
+        return new FollowingSslContext(new BundleSpi(bundle));
     }
 
     /**
@@ -56,12 +56,12 @@ public final class BundleSslContexts {
     public static SSLContext create(SslBundles bundles, String name) {
         BundleSpi spi = new BundleSpi(bundles.getBundle(name));
         bundles.addBundleUpdateHandler(name, spi::update);
-        return new BundleSslContext(spi);
+        return new FollowingSslContext(spi);
     }
 
     /** A context that hands out only engines of its bundle's current state, limited to the options. */
-    private static final class BundleSslContext extends SSLContext {
-        BundleSslContext(BundleSpi spi) {
+    private static final class FollowingSslContext extends SSLContext {
+        FollowingSslContext(BundleSpi spi) {
             super(spi, spi.context.getProvider(), spi.context.getProtocol());
         }
     }
@@ -87,15 +87,15 @@ public final class BundleSslContexts {
             throw new KeyManagementException("the SSL context of a bundle is initialized by the bundle");
         }
 
-        // Grizzly's transports make engines only; a socket would not get the options, so none is made.
+        // Grizzly's transports make engines only; a socket would get neither the options nor a reload.
         @Override
         protected SSLSocketFactory engineGetSocketFactory() {
-            throw new UnsupportedOperationException("SSL bundle contexts with options make SSL engines only");
+            throw new UnsupportedOperationException("SSL contexts of grizzly-boot bundles make SSL engines only");
         }
 
         @Override
         protected SSLServerSocketFactory engineGetServerSocketFactory() {
-            throw new UnsupportedOperationException("SSL bundle contexts with options make SSL engines only");
+            throw new UnsupportedOperationException("SSL contexts of grizzly-boot bundles make SSL engines only");
         }
 
         @Override
