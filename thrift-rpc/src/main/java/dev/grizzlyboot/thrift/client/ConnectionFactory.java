@@ -129,6 +129,7 @@ final class ConnectionFactory implements AutoCloseable {
             LoggerFactory.getLogger(ConnectionFactory.class).warn("error while shutting down the Thrift client transport", e);
         }
     }
+
     /**
      * The client engine of a connection to one server, made for the host and port as configured:
      * host-name verification checks the certificate against that host. (Verification set on the
