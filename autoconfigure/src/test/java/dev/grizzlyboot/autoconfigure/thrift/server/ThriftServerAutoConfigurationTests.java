@@ -15,6 +15,8 @@ import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import dev.grizzlyboot.autoconfigure.thrift.CalculatorHandlerConfiguration;
@@ -152,12 +154,15 @@ class ThriftServerAutoConfigurationTests {
         runner.withUserConfiguration(CalculatorHandlerConfiguration.class).run(context -> {
             CalculatorHandler handler = context.getBean(CalculatorHandler.class);
             int port = port(context);
+            // Threads of their own: on 2 cores the common pool has a single worker (JDK 25 uses it even
+            // then), which the blocked call would hold, and the close would wait behind it.
+            ExecutorService threads = Executors.newFixedThreadPool(2);
             try (ThriftClient client = clientOf(context)) {
                 Calculator.Iface calculator = client.proxy(Calculator.Iface.class);
-                CompletableFuture<Integer> blockedCall = CompletableFuture.supplyAsync(() -> addBlocked(calculator));
+                CompletableFuture<Integer> blockedCall = CompletableFuture.supplyAsync(() -> addBlocked(calculator), threads);
                 await().atMost(Duration.ofSeconds(5)).until(() -> handler.calls.get() == 1);
 
-                CompletableFuture<Void> closing = CompletableFuture.runAsync(context::close);
+                CompletableFuture<Void> closing = CompletableFuture.runAsync(context::close, threads);
 
                 await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThatThrownBy(
                         () -> new Socket(InetAddress.getLoopbackAddress(), port).close()).isInstanceOf(ConnectException.class));
@@ -165,6 +170,8 @@ class ThriftServerAutoConfigurationTests {
                 handler.release();
                 assertThat(blockedCall.get(10, TimeUnit.SECONDS)).isZero();
                 closing.get(10, TimeUnit.SECONDS);
+            } finally {
+                threads.shutdownNow();
             }
         });
     }
