@@ -70,11 +70,12 @@ public final class ConnectionPool {
     private volatile int hangUps;
     private volatile boolean closed;
     private volatile boolean retired;
-    /** Whether this pool's connections speak the text protocol (the companion for bulk reads). */
-    private final boolean text;
     /** The text-protocol companion bulk reads go to, or {@code null} when they stay binary. */
     private final ConnectionPool textReads;
-    /** A text pool's binary pool, which takes its bulk reads once the server refuses text; else {@code null}. */
+    /**
+     * Set in a text pool only (whose connections speak the text protocol, for bulk reads): its
+     * binary pool, which takes those reads once the server refuses text; {@code null} in a binary pool.
+     */
     private final ConnectionPool binary;
     /** A text pool whose server closed a connection at its {@link TextProtocolCheck}: it opens none. */
     private volatile boolean refusesText;
@@ -98,7 +99,6 @@ public final class ConnectionPool {
         this.transport = transport;
         this.settings = settings;
         this.events = events;
-        this.text = false;
         this.binary = null;
         this.textReads = textBulkReads ? new ConnectionPool(this) : null;
     }
@@ -111,9 +111,12 @@ public final class ConnectionPool {
         this.transport = binary.transport;
         this.settings = binary.settings;
         this.events = binary.events;
-        this.text = true;
         this.binary = binary;
         this.textReads = null;
+    }
+
+    private boolean isText() {
+        return binary != null;
     }
 
     /** {@code host:port} of the server. */
@@ -137,7 +140,7 @@ public final class ConnectionPool {
      * from the list), or failed.
      */
     public void send(Operation<?> operation) {
-        if (text) {
+        if (isText()) {
             if (!used) {
                 used = true;
             }
@@ -328,7 +331,7 @@ public final class ConnectionPool {
         }
         MemcachedConnection[] current = connections;
         long idleLimit = settings.idleTimeout().toNanos();
-        int minimum = text && !used ? 0 : settings.minConnections();
+        int minimum = isText() && !used ? 0 : settings.minConnections();
         int surplus = current.length - minimum;
         int timedOut = 0;
         for (MemcachedConnection connection : current) {
@@ -459,7 +462,7 @@ public final class ConnectionPool {
                     || (retryAfterNanos != 0 && System.nanoTime() - retryAfterNanos < 0)) {
                 return null;
             }
-            connection = new MemcachedConnection(server, this, transport, text);
+            connection = new MemcachedConnection(server, this, transport, isText());
             MemcachedConnection[] grown = Arrays.copyOf(connections, connections.length + 1);
             grown[grown.length - 1] = connection;
             connections = grown;
