@@ -10,6 +10,8 @@ import java.lang.reflect.Constructor;
 import java.math.BigDecimal;
 import java.net.URL;
 import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
@@ -19,6 +21,7 @@ import java.util.zip.GZIPOutputStream;
 
 import dev.grizzlyboot.memcached.TranscoderException;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class DefaultTranscoderTest {
 
@@ -48,6 +51,35 @@ class DefaultTranscoderTest {
      * a comment, a header CRC): a member with all of them reads as its data, as the JDK's
      * GZIPInputStream reads it. A member cut short, or whose CRC does not match, is a typed error.
      */
+    /**
+     * Items gzipped by another implementation, the gzip tool, which names the file in its header
+     * (FNAME, which the JDK's writer never sets): one member, and two members joined, read as the
+     * tool's own {@code gzip -dc} reads them.
+     */
+    @Test
+    void itemsTheGzipToolWroteReadAsItReadsThem(@TempDir Path directory) throws Exception {
+        Path first = Files.writeString(directory.resolve("first.txt"), "grüße ".repeat(500));
+        Path second = Files.writeString(directory.resolve("second.txt"), "from the gzip tool");
+        byte[] one = run("gzip", "-c", "-N", first.toString());
+        assertThat(one[3] & 8).as("the tool wrote the file name").isEqualTo(8);
+        ByteArrayOutputStream joined = new ByteArrayOutputStream();
+        joined.write(one);
+        joined.write(run("gzip", "-c", "-N", second.toString()));
+        Path joinedFile = Files.write(directory.resolve("joined.gz"), joined.toByteArray());
+
+        assertThat(transcoder.decode(new CachedData(DefaultTranscoder.COMPRESSED, one))).isEqualTo(Files.readString(first));
+        assertThat(transcoder.decode(new CachedData(DefaultTranscoder.COMPRESSED, joined.toByteArray())))
+                .isEqualTo(new String(run("gzip", "-dc", joinedFile.toString()), StandardCharsets.UTF_8))
+                .isEqualTo(Files.readString(first) + Files.readString(second));
+    }
+
+    private static byte[] run(String... command) throws Exception {
+        Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        byte[] output = process.getInputStream().readAllBytes();
+        assertThat(process.waitFor()).as(String.join(" ", command)).isZero();
+        return output;
+    }
+
     @Test
     void gzipMembersWithOptionalHeaderFieldsReadAndDamagedOnesAreTypedErrors() throws IOException {
         byte[] plain = gzipOf("grüße".getBytes(StandardCharsets.UTF_8));
