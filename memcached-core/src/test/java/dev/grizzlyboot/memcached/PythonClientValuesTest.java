@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,7 +31,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Values shared with Python's memcached clients, pylibmc (libmemcached) and pymemcache, over one
  * real server, both ways ({@code src/test/python/python_clients.py}). Their flags are a convention
  * of their own: what they store as text (a {@code str}, pylibmc's decimal {@code int}) must read
- * back here as that text, their plain bytes (flags 0) as those bytes, and what means something
+ * back here as that text, their plain bytes (flags 0) as those bytes (as text only when they are
+ * UTF-8, a typed error otherwise), and what means something
  * else to them (a pickle, pymemcache's {@code int} on our gzip bit) must be a
  * {@link TranscoderException}, never another value. What we store they read as its bytes: a
  * string's UTF-8, a number's decimal text.
@@ -86,6 +89,14 @@ class PythonClientValuesTest {
     private static void assertWeRead(MemcachedClient client, String key, int flags, byte[] stored) throws Exception {
         if (flags == 0) {
             assertThat(client.get(key, Transcoder.bytes()).get(5, TimeUnit.SECONDS)).as(key).isEqualTo(stored);
+            // Their bytes read as text only when they are UTF-8; any others are a typed error, not U+FFFD.
+            CompletableFuture<Object> read = client.get(key);
+            if (isUtf8(stored)) {
+                assertThat(read.get(5, TimeUnit.SECONDS)).as(key).isEqualTo(new String(stored, StandardCharsets.UTF_8));
+            } else {
+                assertThatThrownBy(read::join).as(key).isInstanceOf(CompletionException.class)
+                        .cause().isInstanceOf(TranscoderException.class);
+            }
         } else if (flags == 16 || flags == 4) {
             assertThat(client.get(key).get(5, TimeUnit.SECONDS)).as(key + " flags " + flags)
                     .isEqualTo(new String(stored, StandardCharsets.UTF_8));
@@ -95,6 +106,15 @@ class PythonClientValuesTest {
                     .cause().isInstanceOf(TranscoderException.class);
             // Still there, and readable as what it is.
             assertThat(client.get(key, Transcoder.bytes()).get(5, TimeUnit.SECONDS)).isEqualTo(stored);
+        }
+    }
+
+    private static boolean isUtf8(byte[] bytes) {
+        try {
+            StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes));
+            return true;
+        } catch (CharacterCodingException e) {
+            return false;
         }
     }
 

@@ -11,7 +11,6 @@ import java.io.ObjectOutputStream;
 import java.io.ObjectStreamClass;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.GZIPOutputStream;
@@ -136,7 +135,7 @@ public final class DefaultTranscoder implements Transcoder<Object> {
             return data.bytes();
         }
         if (flags == 0) {
-            return new String(data.bytes(), StandardCharsets.UTF_8);
+            return Utf8.decode(data.bytes());
         }
         if ((flags & ~KNOWN_FLAGS) != 0) {
             // Such as the zlib bit of Python's clients: reading those bytes as text would give garbage.
@@ -146,7 +145,7 @@ public final class DefaultTranscoder implements Transcoder<Object> {
             if ((flags & ~PYTHON_TEXT) != 0) {
                 throw unknownFlags(flags);
             }
-            return new String(data.bytes(), StandardCharsets.UTF_8);
+            return Utf8.decode(data.bytes());
         }
         byte[] bytes = (flags & COMPRESSED) != 0 ? Gunzip.inflate(data.bytes(), maxUncompressedSize) : data.bytes();
         if ((flags & SERIALIZED) != 0) {

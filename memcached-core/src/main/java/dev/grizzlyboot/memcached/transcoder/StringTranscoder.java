@@ -1,10 +1,11 @@
 package dev.grizzlyboot.memcached.transcoder;
 
-import java.nio.charset.StandardCharsets;
-
 import dev.grizzlyboot.memcached.TranscoderException;
 
-/** UTF-8 strings with flags 0, whatever flags an item read back carries; text without a UTF-8 form is refused. */
+/**
+ * UTF-8 strings with flags 0, whatever flags an item read back carries; text without a UTF-8 form,
+ * and stored bytes that are not UTF-8, are refused.
+ */
 final class StringTranscoder implements Transcoder<String> {
 
     static final StringTranscoder INSTANCE = new StringTranscoder();
@@ -21,6 +22,6 @@ final class StringTranscoder implements Transcoder<String> {
 
     @Override
     public String decode(CachedData data) {
-        return new String(data.bytes(), StandardCharsets.UTF_8);
+        return Utf8.decode(data.bytes());
     }
 }

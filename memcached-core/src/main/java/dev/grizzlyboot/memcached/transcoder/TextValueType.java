@@ -1,6 +1,5 @@
 package dev.grizzlyboot.memcached.transcoder;
 
-import java.nio.charset.StandardCharsets;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 
@@ -47,7 +46,7 @@ enum TextValueType {
     }
 
     Object decode(byte[] bytes) {
-        return parser.apply(new String(bytes, StandardCharsets.UTF_8));
+        return parser.apply(Utf8.decode(bytes));
     }
 
     static TextValueType ofValue(Object value) {

@@ -27,7 +27,9 @@ public interface Transcoder<T> {
     T decode(CachedData data);
 
     /**
-     * UTF-8 strings, flags 0, no compression: the form every memcached client reads.
+     * UTF-8 strings, flags 0, no compression: the form every memcached client reads. Reading
+     * stored bytes that are not UTF-8 is a {@link dev.grizzlyboot.memcached.TranscoderException}
+     * (read those with {@link #bytes()}), never a string with stand-ins in their place.
      *
      * @return the shared string transcoder
      */

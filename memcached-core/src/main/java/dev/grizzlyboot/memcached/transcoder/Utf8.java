@@ -1,10 +1,14 @@
 package dev.grizzlyboot.memcached.transcoder;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 
+import dev.grizzlyboot.memcached.TranscoderException;
+
 /**
- * UTF-8 encoding that notices text without a UTF-8 form instead of writing a stand-in, for string
- * values. Stateless.
+ * UTF-8 encoding and decoding that notice text without a UTF-8 form, and bytes that are not UTF-8,
+ * instead of writing a stand-in, for string values. Stateless.
  */
 final class Utf8 {
 
@@ -27,5 +31,29 @@ final class Utf8 {
             return null;
         }
         return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The text of UTF-8 {@code bytes}. {@link String#String(byte[], java.nio.charset.Charset)}
+     * reads bytes that are not UTF-8 (another client's binary data stored with flags 0, such as
+     * Python's {@code bytes}) as U+FFFD, a string that is not the stored value and that, written
+     * back, would replace it; such bytes are a {@link TranscoderException}. Only text holding a
+     * U+FFFD, rare in real text, is decoded a second time, strictly, to tell a stored U+FFFD from a
+     * stand-in.
+     *
+     * @throws TranscoderException if the bytes are not UTF-8
+     */
+    static String decode(byte[] bytes) {
+        String text = new String(bytes, StandardCharsets.UTF_8);
+        if (text.indexOf('\uFFFD') < 0) {
+            return text;
+        }
+        try {
+            StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes));
+        } catch (CharacterCodingException e) {
+            throw new TranscoderException("the stored bytes are not UTF-8 text (" + e.getMessage()
+                    + "); if another client stored binary data, read it with Transcoder.bytes()", e);
+        }
+        return text;
     }
 }

@@ -327,6 +327,43 @@ class DefaultTranscoderTest {
         }
     }
 
+    /**
+     * Text flags over bytes that are not all UTF-8 (Python's {@code bytes} are stored with flags
+     * 0): a string is read only when it is the stored bytes, re-encoded; anything else is a
+     * {@link TranscoderException}, never text with U+FFFD in place of the bytes, which a
+     * read-modify-write would store over the value. A U+FFFD that is stored reads as itself.
+     */
+    @Test
+    void textIsReadOnlyWhenItIsTheStoredBytes() throws IOException {
+        java.util.Random random = new java.util.Random(23);
+        int refused = 0;
+        for (int i = 0; i < 20_000; i++) {
+            byte[] bytes = new byte[random.nextInt(40)];
+            random.nextBytes(bytes);
+            if (i % 3 == 0) {
+                // Mostly text, with a byte or two that may break it: the lenient decoder's cases.
+                bytes = ("ok \uFFFD é 日 🐻 " + i).getBytes(StandardCharsets.UTF_8);
+                bytes[random.nextInt(bytes.length)] = (byte) random.nextInt(256);
+            }
+            int flags = new int[] {0, 16, 4, 2}[i % 4];
+            CachedData item = new CachedData(flags, flags == 2 ? gzipOf(bytes) : bytes);
+            for (Transcoder<?> reader : List.of(transcoder, Transcoder.string())) {
+                Object read;
+                try {
+                    read = reader.decode(item);
+                } catch (TranscoderException e) {
+                    refused++;
+                    continue;
+                }
+                assertThat(((String) read).getBytes(StandardCharsets.UTF_8)).as("flags %d, %s", flags, reader).isEqualTo(bytes);
+            }
+        }
+        assertThat(refused).as("items refused").isGreaterThan(10_000);
+        assertThat(transcoder.decode(new CachedData(0, "\uFFFD".getBytes(StandardCharsets.UTF_8)))).isEqualTo("\uFFFD");
+        assertThatThrownBy(() -> transcoder.decode(new CachedData(0, new byte[] {'a', (byte) 0xFF})))
+                .isInstanceOf(TranscoderException.class).hasMessageContaining("Transcoder.bytes()");
+    }
+
     @Test
     void valuesAreReadAsTheClassesOfTheGivenLoader() throws Exception {
         // A restart-style loader (as DevTools uses): it defines Custom again, apart from the test's own copy.
