@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -271,6 +273,39 @@ class SingleOperationsTest {
         assertThatThrownBy(() -> blocking.set(key, "w", after2106)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("too far");
         assertThat(blocking.get(key)).isEqualTo("v");
+    }
+
+    /**
+     * Durations of nearly {@code Long.MAX_VALUE} seconds (such as {@code ChronoUnit.FOREVER}'s)
+     * end after 2106, the last time the binary protocol's expiration can say: every operation
+     * that takes an expiry refuses them before sending, and the stored item keeps its value and
+     * its "never expires". Adding them to the current time overflowed, and its low 32 bits, a
+     * time in the past, were sent: the item was stored already expired.
+     */
+    @Test
+    void expiriesOverflowingPastTheLastUnixTimeAreRefused() {
+        String key = key();
+        blocking.set(key, "kept", Duration.ZERO);
+        long now = System.currentTimeMillis() / 1000;
+        List<Duration> huge = List.of(Duration.ofSeconds(Long.MAX_VALUE), ChronoUnit.FOREVER.getDuration(),
+                Duration.ofSeconds(Long.MAX_VALUE - now + 3_600), Duration.ofSeconds(Long.MAX_VALUE / 2, 1));
+        for (Duration expiry : huge) {
+            Map<String, Runnable> calls = new LinkedHashMap<>();
+            calls.put("set", () -> blocking.set(key, "v", expiry));
+            calls.put("replace", () -> blocking.replace(key, "v", expiry));
+            calls.put("cas", () -> blocking.cas(key, "v", blocking.gets(key).cas(), expiry));
+            calls.put("touch", () -> blocking.touch(key, expiry));
+            calls.put("getAndTouch", () -> blocking.getAndTouch(key, expiry));
+            calls.put("setMulti", () -> blocking.setMulti(Map.of(key, "v"), expiry));
+            calls.put("add", () -> blocking.add(key + "-new", "v", expiry));
+            calls.put("incr", () -> blocking.incr(key + "-counter", 1, 5, expiry));
+            calls.forEach((name, call) -> assertThatThrownBy(call::run).as("%s with %s", name, expiry)
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("too far"));
+        }
+        assertThat(blocking.get(key)).isEqualTo("kept");
+        assertThat(memcached.first().textCommand("mg " + key + " t").get(0)).isEqualTo("HD t-1");
+        assertThat(blocking.get(key + "-new")).isNull();
+        assertThat(blocking.get(key + "-counter")).isNull();
     }
 
     /**
