@@ -154,7 +154,21 @@ final class Commands {
     }
 
     CompletableFuture<Long> counter(String name, Opcode opcode, String key, long delta, long initial, Duration expiry) {
-        return reported(() -> counter(name, opcode, key, delta, initial, expiry == null ? NO_AUTO_CREATE : Expiry.toWire(expiry)));
+        return reported(() -> counter(name, opcode, key, delta, initial, expiry == null ? NO_AUTO_CREATE : creating(name, key, expiry)));
+    }
+
+    /**
+     * The wire expiry of a counter created if missing. {@link #NO_AUTO_CREATE} is also a Unix time,
+     * 2106-02-07T06:28:15Z; sent for a counter meant to expire then, it would tell memcached not to
+     * create the key, and the call would fail as "not found".
+     */
+    private static int creating(String name, String key, Duration expiry) {
+        int wire = Expiry.toWire(expiry);
+        if (wire == NO_AUTO_CREATE) {
+            throw new IllegalArgumentException(name + " '" + key + "': an expiry ending at 2106-02-07T06:28:15Z is the "
+                    + "expiration 0xFFFFFFFF, which tells memcached not to create a missing counter; use a second less");
+        }
+        return wire;
     }
 
     private CompletableFuture<Long> counter(String name, Opcode opcode, String key, long delta, long initial, int expiry) {

@@ -10,6 +10,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 import dev.grizzlyboot.memcached.cluster.ServerAddress;
 import dev.grizzlyboot.memcached.transcoder.DefaultTranscoder;
@@ -306,6 +308,38 @@ class SingleOperationsTest {
         assertThat(memcached.first().textCommand("mg " + key + " t").get(0)).isEqualTo("HD t-1");
         assertThat(blocking.get(key + "-new")).isNull();
         assertThat(blocking.get(key + "-counter")).isNull();
+    }
+
+    /**
+     * An INCREMENT/DECREMENT expiration of 0xFFFFFFFF tells memcached not to create a missing
+     * counter, and it is also the absolute time 2106-02-07T06:28:15Z: a counter created to expire
+     * then is refused before it is sent, never turned into "key not found"; a second earlier is
+     * created, with its expiry. The wire time is read from the clock inside the call, so the call
+     * is repeated until it fell within the second its duration was computed for.
+     */
+    @Test
+    void counterExpiringAtTheDoNotCreateTimeIsRefusedNotSentAsDoNotCreate() {
+        String key = key();
+        for (boolean incr : new boolean[] {true, false}) {
+            await().atMost(Duration.ofSeconds(10)).until(() -> {
+                long now = System.currentTimeMillis() / 1000;
+                Duration untilDoNotCreate = Duration.ofSeconds(0xFFFF_FFFFL - now);
+                CompletableFuture<Long> call = incr ? client.incr(key, 1, 5, untilDoNotCreate)
+                        : client.decr(key, 1, 5, untilDoNotCreate);
+                if (System.currentTimeMillis() / 1000 != now) {
+                    return false;
+                }
+                assertThatThrownBy(call::join).as(incr ? "incr" : "decr").isInstanceOf(CompletionException.class)
+                        .cause().isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not to create");
+                return true;
+            });
+        }
+        assertThat(blocking.get(key)).isNull();
+
+        long now = System.currentTimeMillis() / 1000;
+        Duration justBefore = Duration.ofSeconds(0xFFFF_FFF0L - now);
+        assertThat(blocking.incr(key, 1, 5, justBefore)).isEqualTo(5);
+        assertThat(ttlOnServer(key)).isBetween(justBefore.toSeconds() - 60, justBefore.toSeconds() + 1);
     }
 
     /**
