@@ -33,6 +33,9 @@ final class Commands {
     /** The expiration that tells INCREMENT/DECREMENT not to create a missing key. */
     static final int NO_AUTO_CREATE = 0xFFFFFFFF;
 
+    /** The flag bit of a serialized value, in the default transcoder (and spymemcached's, xmemcached's). */
+    private static final int SERIALIZED = 1;
+
     /** The default transcoder's encoding without compression, for the bytes an append or prepend joins. */
     private static final Transcoder<Object> UNCOMPRESSED = DefaultTranscoder.builder()
             .compressionThreshold(Integer.MAX_VALUE).build();
@@ -144,9 +147,27 @@ final class Commands {
      * value would be garbage to every reader.
      */
     <T> CompletableFuture<Boolean> concat(String name, Opcode opcode, String key, T value, Transcoder<? super T> valueTranscoder) {
-        Transcoder<? super T> joinable = valueTranscoder instanceof DefaultTranscoder ? UNCOMPRESSED : valueTranscoder;
-        return dispatch.write(name, key, k -> Request.concat(opcode, k, values.encode(joinable, value).bytes()),
+        boolean byDefault = valueTranscoder instanceof DefaultTranscoder;
+        Transcoder<? super T> joinable = byDefault ? UNCOMPRESSED : valueTranscoder;
+        return dispatch.write(name, key, k -> Request.concat(opcode, k, joinedBytes(name, key, value, joinable, byDefault)),
                 Answers.falseOn(ServerStatus.ITEM_NOT_STORED, ServerStatus.KEY_NOT_FOUND));
+    }
+
+    /**
+     * The bytes an append or prepend joins to the stored ones. The default transcoder serializes
+     * what it cannot store as text or bytes (any other object, and a string with an unpaired
+     * surrogate); joined to an item, under that item's flags, serialized bytes make it unreadable
+     * to every client, so the value already stored would be lost. Such values are refused unsent.
+     */
+    private <T> byte[] joinedBytes(String name, String key, T value, Transcoder<? super T> joinable, boolean byDefault) {
+        CachedData data = values.encode(joinable, value);
+        if (byDefault && (data.flags() & SERIALIZED) != 0) {
+            throw new TranscoderException(name + " '" + key + "': the default transcoder would serialize the "
+                    + value.getClass().getName() + " (a string only when it has an unpaired surrogate, which has no UTF-8 "
+                    + "form), and memcached would join those bytes to the stored value, which no client could read then; "
+                    + name + " strings, numbers or byte arrays");
+        }
+        return data.bytes();
     }
 
     CompletableFuture<Boolean> delete(String key) {

@@ -281,6 +281,36 @@ class BadInputTest {
         assertStillHealthy(connectionsBefore);
     }
 
+    /**
+     * memcached joins an append's or prepend's bytes to the stored ones under the stored flags. A
+     * value the default transcoder serializes (an object, a string with an unpaired surrogate)
+     * would join Java serialization bytes to the text, which no client could read after: it is
+     * refused before sending, and the stored value, its flags and the connection are as they were.
+     */
+    @Test
+    void appendingAValueThatWouldBeSerializedIsRefusedAndTheValueKept() {
+        blocking.getMulti(List.of("kept"));
+        String connectionsBefore = totalConnections();
+        blocking.set("joined", "text", Duration.ZERO);
+        blocking.set("joined-number", 42L, Duration.ZERO);
+        for (Object value : List.of("a\uD800b", '\uDC00', new ArrayList<>(List.of("x")), Map.of("k", 1))) {
+            for (String key : List.of("joined", "joined-number")) {
+                assertThatThrownBy(() -> blocking.append(key, value)).as("append %s", value)
+                        .isInstanceOf(TranscoderException.class).hasMessageContaining("serialize");
+                assertThatThrownBy(() -> blocking.prepend(key, value)).as("prepend %s", value)
+                        .isInstanceOf(TranscoderException.class).hasMessageContaining("serialize");
+            }
+        }
+        assertStillHealthy(connectionsBefore);
+        assertThat(memcached.first().textCommand("get joined")).containsExactly("VALUE joined 0 4", "text", "END");
+        // The reply is read up to its first number line, here the value.
+        assertThat(memcached.first().textCommand("get joined-number")).startsWith("VALUE joined-number " + (3 << 16) + " 2", "42");
+        assertThat(blocking.append("joined", "-more")).isTrue();
+        assertThat(blocking.prepend("joined-number", 1)).isTrue();
+        assertThat(blocking.get("joined")).isEqualTo("text-more");
+        assertThat(blocking.get("joined-number")).isEqualTo(142L);
+    }
+
     @Test
     void rejectedDeserializationIsATypedErrorAndLeavesTheValueStored() {
         blocking.set("foreign", new ForeignValue("x"), Duration.ZERO);
