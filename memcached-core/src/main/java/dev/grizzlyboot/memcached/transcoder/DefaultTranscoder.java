@@ -179,7 +179,8 @@ public final class DefaultTranscoder implements Transcoder<Object> {
 
     private static TranscoderException unknownFlags(int flags) {
         return new TranscoderException("unknown flags 0x" + Integer.toHexString(flags)
-                + " on a stored item; if another client stored it, read it with Transcoder.string() or Transcoder.bytes()");
+                + " on a stored item; if another client stored it, read it with Transcoder.bytes()"
+                + " (or Transcoder.string() if it is UTF-8 text)");
     }
 
     /**
