@@ -38,7 +38,7 @@ class ConfigurationMetadataTests {
         assertThat(properties()).containsKeys("grizzly.thrift.server.enabled", "grizzly.thrift.server.host",
                 "grizzly.thrift.server.port", "grizzly.thrift.server.io-strategy", "grizzly.thrift.server.protocol",
                 "grizzly.thrift.server.worker-threads", "grizzly.thrift.server.selector-threads",
-                "grizzly.thrift.server.max-frame-size", "grizzly.thrift.server.idle-timeout",
+                "grizzly.thrift.server.max-frame-size", "grizzly.thrift.server.idle-timeout", "grizzly.thrift.server.shutdown",
                 "grizzly.thrift.server.ssl.bundle", "grizzly.thrift.server.ssl.client-auth", "grizzly.thrift.clients");
         assertThat(properties()).containsKeys("grizzly.memcached.zookeeper.connect-string",
                 "grizzly.memcached.zookeeper.root", "grizzly.memcached.zookeeper.cluster",

@@ -93,6 +93,8 @@ class PropertyDefaultsTests {
         assertThat(server.getSelectorThreads()).isNull();
         assertThat(server.getMaxFrameSize()).isEqualTo(DataSize.ofBytes(16_384_000));
         assertThat(server.getIdleTimeout()).isEqualTo(Duration.ofMinutes(5));
+        // Unset: the auto-configuration follows server.shutdown.
+        assertThat(server.getShutdown()).isNull();
         assertThat(server.getSsl().getBundle()).isNull();
         assertThat(server.getSsl().getClientAuth()).isEqualTo(ThriftServerProperties.ClientAuth.NONE);
 

@@ -75,10 +75,26 @@ public final class ThriftServerAutoConfiguration {
     }
 
     @Bean
-    ThriftServerLifecycle thriftServerLifecycle(ThriftServer thriftServer, ConfigurableEnvironment environment) {
-        Duration shutdownTimeout = Binder.get(environment)
-                .bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class)
-                .orElse(DEFAULT_SHUTDOWN_TIMEOUT);
+    ThriftServerLifecycle thriftServerLifecycle(ThriftServer thriftServer, ThriftServerProperties properties,
+            ConfigurableEnvironment environment) {
+        Binder binder = Binder.get(environment);
+        // An immediate shutdown is a graceful one with no time for running calls: the same stop path.
+        Duration shutdownTimeout = shutdown(properties, binder) == ThriftServerProperties.Shutdown.IMMEDIATE
+                ? Duration.ZERO
+                : binder.bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class).orElse(DEFAULT_SHUTDOWN_TIMEOUT);
         return new ThriftServerLifecycle(thriftServer, environment, shutdownTimeout);
+    }
+
+    /**
+     * Our own property first; otherwise server.shutdown, which an application that sets it to immediate
+     * means for all its servers. Bound to our enum by name: Boot's Shutdown is in spring-boot-web-server,
+     * which a Thrift-only application does not have.
+     */
+    private static ThriftServerProperties.Shutdown shutdown(ThriftServerProperties properties, Binder binder) {
+        if (properties.getShutdown() != null) {
+            return properties.getShutdown();
+        }
+        return binder.bind("server.shutdown", ThriftServerProperties.Shutdown.class)
+                .orElse(ThriftServerProperties.Shutdown.GRACEFUL);
     }
 }

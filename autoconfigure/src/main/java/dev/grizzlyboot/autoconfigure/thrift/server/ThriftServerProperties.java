@@ -53,6 +53,13 @@ public class ThriftServerProperties {
     /** How long a connection may stay silent while no call runs before the server closes it; 0 keeps it open. */
     private Duration idleTimeout = Duration.ofMinutes(5);
 
+    /**
+     * How the server stops with the application: graceful lets running calls reply, for at most
+     * spring.lifecycle.timeout-per-shutdown-phase; immediate closes every connection at once. Unset
+     * follows server.shutdown, as Boot's web servers do, and is graceful when that is unset too.
+     */
+    private Shutdown shutdown;
+
     private final Ssl ssl = new Ssl();
 
     public boolean isEnabled() {
@@ -127,6 +134,14 @@ public class ThriftServerProperties {
         this.idleTimeout = idleTimeout;
     }
 
+    public Shutdown getShutdown() {
+        return shutdown;
+    }
+
+    public void setShutdown(Shutdown shutdown) {
+        this.shutdown = shutdown;
+    }
+
     public Ssl getSsl() {
         return ssl;
     }
@@ -163,5 +178,13 @@ public class ThriftServerProperties {
         NONE,
         /** Clients must present a certificate the bundle trusts, or the handshake fails. */
         NEED
+    }
+
+    /** How the server stops when the application context closes; the values of Boot's server.shutdown. */
+    public enum Shutdown {
+        /** Stop accepting, let running calls reply, then close; cut off at the shutdown-phase timeout. */
+        GRACEFUL,
+        /** Close every connection at once, cutting off running calls. */
+        IMMEDIATE
     }
 }

@@ -200,6 +200,64 @@ class ThriftServerAutoConfigurationTests {
     }
 
     @Test
+    void serverShutdownImmediateCutsOffACallInFlightAtOnce() {
+        runner.withUserConfiguration(CalculatorHandlerConfiguration.class)
+                .withPropertyValues("server.shutdown=immediate")
+                .run(context -> assertShutdownCutsOffABlockedCall(context, true));
+    }
+
+    @Test
+    void thriftShutdownImmediateCutsOffACallInFlightAtOnce() {
+        runner.withUserConfiguration(CalculatorHandlerConfiguration.class)
+                .withPropertyValues("grizzly.thrift.server.shutdown=immediate")
+                .run(context -> assertShutdownCutsOffABlockedCall(context, true));
+    }
+
+    @Test
+    void thriftShutdownGracefulWinsOverServerShutdownImmediate() {
+        runner.withUserConfiguration(CalculatorHandlerConfiguration.class)
+                .withPropertyValues("server.shutdown=immediate", "grizzly.thrift.server.shutdown=graceful")
+                .run(context -> assertShutdownCutsOffABlockedCall(context, false));
+    }
+
+    /**
+     * Closes the context while a call blocks in its handler (the shutdown-phase timeout is the default
+     * 30 s). Cut off: the close returns at once and the call fails. Otherwise the close waits until the
+     * handler is released and the call replies.
+     */
+    private static void assertShutdownCutsOffABlockedCall(AssertableApplicationContext context, boolean cutOff)
+            throws Exception {
+        CalculatorHandler handler = context.getBean(CalculatorHandler.class);
+        int port = port(context);
+        // Threads of their own: the common pool may have a single worker, which the blocked call holds.
+        ExecutorService threads = Executors.newFixedThreadPool(2);
+        try (ThriftClient client = clientOf(context)) {
+            Calculator.Iface calculator = client.proxy(Calculator.Iface.class);
+            CompletableFuture<Integer> blockedCall = CompletableFuture.supplyAsync(() -> addBlocked(calculator), threads);
+            await().atMost(Duration.ofSeconds(5)).until(() -> handler.calls.get() == 1);
+
+            CompletableFuture<Void> closing = CompletableFuture.runAsync(context::close, threads);
+
+            if (cutOff) {
+                closing.get(10, TimeUnit.SECONDS);
+                assertThatThrownBy(() -> blockedCall.get(10, TimeUnit.SECONDS))
+                        .hasCauseInstanceOf(ThriftTransportFailureException.class);
+                assertThat(handler.slowCallsFinished).hasValue(0);
+            } else {
+                await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThatThrownBy(
+                        () -> new Socket(InetAddress.getLoopbackAddress(), port).close()).isInstanceOf(ConnectException.class));
+                assertThat(closing).isNotDone();
+                handler.release();
+                assertThat(blockedCall.get(10, TimeUnit.SECONDS)).isZero();
+                closing.get(10, TimeUnit.SECONDS);
+            }
+        } finally {
+            handler.release();
+            threads.shutdownNow();
+        }
+    }
+
+    @Test
     void aPortInUseFailsTheStartNamingTheAddressAndLeavesNoThreads() throws IOException {
         // Other servers may run in this JVM: a cached @SpringBootTest context keeps its server until the end.
         Set<Thread> before = Thread.getAllStackTraces().keySet();
