@@ -1,7 +1,6 @@
 package dev.grizzlyboot.thrift.server;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Objects;
@@ -84,7 +83,7 @@ public final class ThriftServer implements AutoCloseable {
      * Binds the port and starts serving.
      *
      * @return this server
-     * @throws UncheckedIOException  if the address cannot be bound
+     * @throws ThriftServerBindException if the address cannot be bound
      * @throws IllegalStateException if the server was already started
      */
     public synchronized ThriftServer start() {
@@ -137,7 +136,7 @@ public final class ThriftServer implements AutoCloseable {
             boundAddress = (InetSocketAddress) server.getLocalAddress();
         } catch (IOException e) {
             shutdownTransport();
-            throw new UncheckedIOException("cannot bind Thrift server to " + settings.host + ":" + settings.port, e);
+            throw new ThriftServerBindException(settings.host, settings.port, e);
         }
         log.info("Thrift server listening on {} ({}, {})",
                 boundAddress, settings.protocol, settings.ioStrategy);
