@@ -9,6 +9,7 @@ import java.util.Map;
 import dev.grizzlyboot.memcached.IoStrategy;
 import dev.grizzlyboot.memcached.cluster.KetamaNaming;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.util.Assert;
 import org.springframework.util.unit.DataSize;
 
 /**
@@ -108,6 +109,9 @@ public class GrizzlyMemcachedProperties {
     }
 
     public void setMaxItemSize(DataSize maxItemSize) {
+        // The client takes an int: a larger size would otherwise fail at start-up as a bare integer overflow
+        // that names no property; thrown here, Boot reports the property, its value and origin.
+        Assert.isTrue(maxItemSize == null || maxItemSize.toBytes() <= Integer.MAX_VALUE, "must be at most 2147483647B");
         this.maxItemSize = maxItemSize;
     }
 
@@ -457,6 +461,8 @@ public class GrizzlyMemcachedProperties {
         }
 
         public void setCompressionThreshold(DataSize compressionThreshold) {
+            // Taken as an int, checked here for the reason given in setMaxItemSize.
+            Assert.isTrue(compressionThreshold == null || compressionThreshold.toBytes() <= Integer.MAX_VALUE, "must be at most 2147483647B");
             this.compressionThreshold = compressionThreshold;
         }
 
@@ -465,6 +471,8 @@ public class GrizzlyMemcachedProperties {
         }
 
         public void setMaxUncompressedSize(DataSize maxUncompressedSize) {
+            // Taken as an int, checked here for the reason given in setMaxItemSize.
+            Assert.isTrue(maxUncompressedSize == null || maxUncompressedSize.toBytes() <= Integer.MAX_VALUE, "must be at most 2147483647B");
             this.maxUncompressedSize = maxUncompressedSize;
         }
     }

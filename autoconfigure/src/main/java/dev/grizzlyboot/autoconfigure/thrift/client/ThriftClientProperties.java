@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.grizzlyboot.thrift.ThriftProtocol;
+import org.springframework.util.Assert;
 import org.springframework.util.unit.DataSize;
 
 /**
@@ -153,6 +154,9 @@ public class ThriftClientProperties {
     }
 
     public void setMaxFrameSize(DataSize maxFrameSize) {
+        // The client takes an int: a larger size would otherwise fail at start-up as a bare integer overflow
+        // that names no property; thrown here, Boot reports the property, its value and origin.
+        Assert.isTrue(maxFrameSize == null || maxFrameSize.toBytes() <= Integer.MAX_VALUE, "must be at most 2147483647B");
         this.maxFrameSize = maxFrameSize;
     }
 

@@ -5,6 +5,7 @@ import java.time.Duration;
 import dev.grizzlyboot.thrift.ThriftProtocol;
 import dev.grizzlyboot.thrift.server.IoStrategy;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.util.Assert;
 import org.springframework.util.unit.DataSize;
 
 /**
@@ -123,6 +124,9 @@ public class ThriftServerProperties {
     }
 
     public void setMaxFrameSize(DataSize maxFrameSize) {
+        // The server takes an int: a larger size would otherwise fail at start-up as a bare integer overflow
+        // that names no property; thrown here, Boot reports the property, its value and origin.
+        Assert.isTrue(maxFrameSize == null || maxFrameSize.toBytes() <= Integer.MAX_VALUE, "must be at most 2147483647B");
         this.maxFrameSize = maxFrameSize;
     }
 
