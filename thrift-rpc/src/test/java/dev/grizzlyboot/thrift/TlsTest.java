@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import javax.net.ssl.KeyManagerFactory;
@@ -126,6 +127,23 @@ class TlsTest {
                 assertThat(received).isEqualTo(payload);
                 assertThat(calculator.add(i, 1)).isEqualTo(i + 1);
             }
+        }
+    }
+
+    /** Generated values of every type, read and written over TLS records by our client and server. */
+    @ParameterizedTest
+    @EnumSource(ThriftProtocol.class)
+    void everyGeneratedValueArrivesAsLibthriftReadsItWithoutTls(ThriftProtocol protocol) throws Exception {
+        List<byte[]> expected;
+        try (LibthriftServer libthrift = LibthriftServer.start(new ValueEchoProcessor(),
+                args -> args.protocolFactory(protocol.factory()))) {
+            expected = ValueEncodingDifferentialTest.libthriftClientResults(libthrift.port(), protocol);
+        }
+        try (ThriftServer server = ThriftServer.builder(new ValueEchoProcessor()).host("127.0.0.1").port(0)
+                .protocol(protocol).tls(serverContext, false).build().start()) {
+            ValueEncodingDifferentialTest.assertSameReplies(ValueEncodingDifferentialTest.pooledClientResults(
+                    ThriftClient.builder().server("127.0.0.1", server.port()).protocol(protocol)
+                            .tls(clientContext, true)), expected);
         }
     }
 

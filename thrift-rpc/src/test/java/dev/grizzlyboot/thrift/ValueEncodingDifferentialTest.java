@@ -14,6 +14,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import dev.grizzlyboot.thrift.client.ThriftClient;
+import dev.grizzlyboot.thrift.client.ThriftClientBuilder;
 import dev.grizzlyboot.thrift.server.IoStrategy;
 import dev.grizzlyboot.thrift.server.ThriftServer;
 import org.apache.thrift.TException;
@@ -74,12 +75,14 @@ class ValueEncodingDifferentialTest {
              ThriftServer ours = ThriftServer.builder(new ValueEchoProcessor()).host("127.0.0.1").port(0)
                      .protocol(protocol).build().start()) {
             List<byte[]> expected = libthriftClientResults(libthrift.port(), protocol);
-            assertSameReplies(pooledClientResults(libthrift.port(), protocol), expected);
-            assertSameReplies(pooledClientResults(ours.port(), protocol), expected);
+            assertSameReplies(pooledClientResults(ThriftClient.builder().server("127.0.0.1", libthrift.port())
+                    .protocol(protocol)), expected);
+            assertSameReplies(pooledClientResults(ThriftClient.builder().server("127.0.0.1", ours.port())
+                    .protocol(protocol)), expected);
         }
     }
 
-    private static List<byte[]> libthriftClientResults(int port, ThriftProtocol protocol) throws TException {
+    static List<byte[]> libthriftClientResults(int port, ThriftProtocol protocol) throws TException {
         List<byte[]> results = new ArrayList<>();
         TTransport transport = new TFramedTransport(new TSocket("127.0.0.1", port, 10_000));
         transport.open();
@@ -95,9 +98,8 @@ class ValueEncodingDifferentialTest {
     }
 
     /** Four threads share two pooled connections, so each connection carries calls of every thread. */
-    private static List<byte[]> pooledClientResults(int port, ThriftProtocol protocol) throws Exception {
-        try (ThriftClient client = ThriftClient.builder().server("127.0.0.1", port).protocol(protocol)
-                .maxConnections(2).build()) {
+    static List<byte[]> pooledClientResults(ThriftClientBuilder builder) throws Exception {
+        try (ThriftClient client = builder.maxConnections(2).build()) {
             ValueService.Iface values = client.proxy(ValueService.Iface.class);
             ExecutorService callers = Executors.newFixedThreadPool(4);
             try {
@@ -117,7 +119,7 @@ class ValueEncodingDifferentialTest {
         }
     }
 
-    private static void assertSameReplies(List<byte[]> actual, List<byte[]> expected) {
+    static void assertSameReplies(List<byte[]> actual, List<byte[]> expected) {
         assertThat(actual).hasSameSizeAs(expected);
         for (int i = 0; i < expected.size(); i++) {
             assertThat(actual.get(i)).as("reply to call %d", i + 1).isEqualTo(expected.get(i));
