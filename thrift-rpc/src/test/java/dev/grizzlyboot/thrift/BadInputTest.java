@@ -119,12 +119,12 @@ class BadInputTest {
 
     @Test
     void frameOfExactlyTheMaximumIsServed() throws Exception {
-        byte[] request = RawFrames.addRequest(1, 7, 8);
-        byte[] body = Arrays.copyOfRange(request, 4, request.length);
-        // Trailing bytes after the message are ignored by the processor, so padding reaches the limit.
-        byte[] padded = RawFrames.frame(Arrays.copyOf(body, MAX_FRAME), MAX_FRAME);
+        // An echo whose payload makes its message exactly the limit: bytes after a message close the connection.
+        int overhead = RawFrames.echoRequest(1, new byte[0]).length - 4;
+        byte[] request = RawFrames.echoRequest(1, new byte[MAX_FRAME - overhead]);
+        assertThat(request).hasSize(4 + MAX_FRAME);
         try (Socket socket = connect()) {
-            socket.getOutputStream().write(padded);
+            socket.getOutputStream().write(request);
             assertThat(RawFrames.readReplyLength(socket)).isPositive();
         }
     }

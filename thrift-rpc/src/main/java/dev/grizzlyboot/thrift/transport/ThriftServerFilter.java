@@ -50,7 +50,8 @@ import org.slf4j.LoggerFactory;
  * runs that connection's queue and writes the replies, so reading never waits for a handler.
  * Either way calls on one connection run one after another, in order; calls on different
  * connections run concurrently, so the processor must be thread-safe. A processor or protocol
- * failure closes that connection only. While a connection's write queue holds more than 1 MB of
+ * failure closes that connection only, as does a request frame with bytes after its message (once
+ * that message is answered). While a connection's write queue holds more than 1 MB of
  * replies its client has not taken, no further reply is made and nothing more is read from it
  * until the queue is half empty.
  *
@@ -476,6 +477,17 @@ public final class ThriftServerFilter extends BaseFilter {
             current.transport.receive(frame);
             processor.process(current.in, current.out);
             current.recordEnd(null);
+            int unread = current.transport.unreadInFrame();
+            if (unread > 0) {
+                // libthrift's servers read such bytes as the start of the next message, so a second
+                // message in the frame is answered and anything else ends the connection; dropping
+                // them would leave a client waiting for a reply that never comes. The connection
+                // closes after the reply, as a client closes on a reply frame with bytes left over.
+                log.debug("closing {}: {} bytes after the request's message in its frame",
+                        current.connection.getPeerAddress(), unread);
+                current.connection.closeSilently();
+                return false;
+            }
             return true;
         } catch (TException | RuntimeException e) {
             current.recordEnd(e);
