@@ -108,6 +108,38 @@ class ReplyMatchingTest {
         assertThat(calculator.add(1, 2)).isEqualTo(3);
     }
 
+    /**
+     * A server answers a burst of oneway calls it cannot run only after the burst, with an error
+     * for each: all are dropped, however many there are, and the connection goes on. The client
+     * had remembered only the last 64 oneway calls, so the 65th error from the end failed the next
+     * call with CORRUPTED_DATA and closed its connection.
+     */
+    @Test
+    void errorRepliesToALongBurstOfOnewayCallsAreAllDropped() throws Exception {
+        int burst = 300;
+        ByteArrayOutputStream held = new ByteArrayOutputStream();
+        server = ScriptedAddServer.start((request, out) -> {
+            if (request.call().type == TMessageType.ONEWAY) {
+                held.write(onewayError(request.call().seqid));
+                return true;
+            }
+            held.writeTo(out);
+            held.reset();
+            out.write(request.reply());
+            return true;
+        });
+        client = ThriftClient.builder().server("127.0.0.1", server.port()).maxConnections(1).build();
+        Calculator.Iface calculator = client.proxy(Calculator.Iface.class);
+
+        for (int round = 0; round < 2; round++) {
+            for (int i = 0; i < burst; i++) {
+                calculator.zip();
+            }
+            assertThat(calculator.add(1, 2)).isEqualTo(3);
+        }
+        assertThat(server.closed).hasValue(0);
+    }
+
     /** A oneway call's error reply is dropped once; the same one again was owed to no call. */
     @Test
     void secondErrorReplyForTheSameOnewayCallIsRefused() throws Exception {

@@ -1,7 +1,5 @@
 package dev.grizzlyboot.thrift.transport;
 
-import java.util.ArrayDeque;
-
 import org.apache.thrift.TApplicationException;
 import org.apache.thrift.TConfiguration;
 import org.apache.thrift.TException;
@@ -28,8 +26,6 @@ import org.slf4j.LoggerFactory;
  * and classifying are synchronized on this object and never block inside it.
  */
 final class ReplyMatcher {
-    /** Oneway calls whose error reply may still come; older ones are forgotten (their reply would be refused). */
-    private static final int REMEMBERED_ONEWAYS = 64;
     private static final Logger log = LoggerFactory.getLogger(ReplyMatcher.class);
 
     enum Verdict {
@@ -43,8 +39,15 @@ final class ReplyMatcher {
 
     private final TMemoryInputTransport header;
     private final TProtocol headerReader;
-    private final ArrayDeque<Integer> onewaySeqids = new ArrayDeque<>();
     private int lastSeqid;
+    /**
+     * The sequence id of the last reply taken. A server answers a connection's requests in order,
+     * and a two-way call is sent only after the previous one was answered (or its connection
+     * closed, or its request refused unsent), so every message sent after this one, other than the
+     * waiting call, is a oneway call: an error reply with such a sequence id is that call's,
+     * however many came before it.
+     */
+    private int lastAnswered;
     private String expectedMethod;
     private int expectedSeqid;
     private String refusal;
@@ -57,12 +60,7 @@ final class ReplyMatcher {
     /** Registers an outgoing message and returns the sequence id to send it with. */
     synchronized int register(String name, byte type) {
         int seqid = ++lastSeqid;
-        if (type == TMessageType.ONEWAY) {
-            if (onewaySeqids.size() == REMEMBERED_ONEWAYS) {
-                onewaySeqids.removeFirst();
-            }
-            onewaySeqids.addLast(seqid);
-        } else {
+        if (type != TMessageType.ONEWAY) {
             expectedMethod = name;
             expectedSeqid = seqid;
         }
@@ -89,9 +87,11 @@ final class ReplyMatcher {
             if (expectedMethod != null && reply.seqid == expectedSeqid && sameMethod(reply.name)
                     && (reply.type == TMessageType.REPLY || reply.type == TMessageType.EXCEPTION)) {
                 expectedMethod = null;
+                lastAnswered = reply.seqid;
                 return Verdict.DELIVER;
             }
-            if (reply.type == TMessageType.EXCEPTION && onewaySeqids.remove(reply.seqid)) {
+            if (reply.type == TMessageType.EXCEPTION && isOnewayAwaitingReply(reply.seqid)) {
+                lastAnswered = reply.seqid;
                 logOnewayFailure(reader, reply, peer);
                 return Verdict.DROP;
             }
@@ -99,6 +99,15 @@ final class ReplyMatcher {
                     : "the reply to " + expectedMethod + " (seqid " + expectedSeqid + ")")
                     + ", received " + typeName(reply.type) + " " + reply.name + " (seqid " + reply.seqid + ")");
         }
+    }
+
+    /**
+     * True if {@code seqid} was sent after the last reply taken and is not the waiting call's:
+     * compared by difference, so that the window stays right when sequence ids wrap around.
+     */
+    private boolean isOnewayAwaitingReply(int seqid) {
+        return seqid - lastAnswered > 0 && lastSeqid - seqid >= 0
+                && (expectedMethod == null || expectedSeqid - seqid > 0);
     }
 
     synchronized String refusal() {
