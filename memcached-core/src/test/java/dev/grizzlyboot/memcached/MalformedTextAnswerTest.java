@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 
 import dev.grizzlyboot.memcached.transcoder.CachedData;
@@ -130,6 +131,26 @@ class MalformedTextAnswerTest {
             assertThat(read.get("big").value().bytes()).isEqualTo(large);
             assertThat(read.get("big").value().flags()).isEqualTo(5);
             assertThat(read.get("small").value().bytes()).isEqualTo(ascii("after"));
+        }
+    }
+
+    /**
+     * A server that closes a text connection after part of its answer to the check spoke the text
+     * protocol: it died answering, and is not one that refuses text (such as memcached
+     * {@code -B binary}, which closes without a byte). Its bulk reads stay on text connections, so
+     * once it answers again they are served there (this fake leaves binary requests unanswered).
+     */
+    @Test
+    void aServerThatHangsUpHalfwayThroughTheCheckStillGetsTextBulkReads() throws Exception {
+        try (TextFakeServer server = new TextFakeServer(1 << 16, (command, verb, keys) -> A_THEN_END, connection -> connection == 0);
+                MemcachedClient client = MemcachedClient.builder().servers(server.address()).failover(false)
+                        .operationTimeout(Duration.ofSeconds(1)).connectionsPerServer(1, 1).build()) {
+            // The read made while the check dies may fail; those after the pool's reconnect back-off must be served.
+            await().atMost(Duration.ofSeconds(10)).until(() -> {
+                BulkResult<CachedData> read = client.getMulti(List.of("a", "b"), RAW).get();
+                return read.errors().isEmpty() && read.get("a") != null && Arrays.equals(read.get("a").value().bytes(), ascii("hello"));
+            });
+            assertThat(server.textConnectionsAccepted()).isEqualTo(2);
         }
     }
 

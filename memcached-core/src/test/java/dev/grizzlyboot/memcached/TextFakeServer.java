@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntPredicate;
 
 /**
  * A tiny server for text-protocol bulk reads that real memcached never answers wrongly: each
@@ -36,12 +37,21 @@ final class TextFakeServer implements AutoCloseable {
     private final AtomicInteger commands = new AtomicInteger();
 
     TextFakeServer(int chunk, Answer answer) throws IOException {
+        this(chunk, answer, connection -> false);
+    }
+
+    /**
+     * @param hangUpMidCheck for which text connections (numbered from 0 as accepted) the check is
+     *                       answered with half of memcached's miss, {@code EN}, and the connection
+     *                       then closed, as by a server dying while it answers
+     */
+    TextFakeServer(int chunk, Answer answer, IntPredicate hangUpMidCheck) throws IOException {
         socket = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"));
         Thread acceptor = new Thread(() -> {
             while (!socket.isClosed()) {
                 try {
                     Socket accepted = socket.accept();
-                    Thread serve = new Thread(() -> serve(accepted, chunk, answer), "fake-text-memcached-conn");
+                    Thread serve = new Thread(() -> serve(accepted, chunk, answer, hangUpMidCheck), "fake-text-memcached-conn");
                     serve.setDaemon(true);
                     serve.start();
                 } catch (IOException e) {
@@ -79,7 +89,7 @@ final class TextFakeServer implements AutoCloseable {
         return text.getBytes(StandardCharsets.UTF_8);
     }
 
-    private void serve(Socket connection, int chunk, Answer answer) {
+    private void serve(Socket connection, int chunk, Answer answer, IntPredicate hangUpMidCheck) {
         try (connection) {
             InputStream in = new BufferedInputStream(connection.getInputStream());
             in.mark(1);
@@ -88,11 +98,16 @@ final class TextFakeServer implements AutoCloseable {
                 return;
             }
             in.reset();
-            textConnections.incrementAndGet();
+            boolean hangUp = hangUpMidCheck.test(textConnections.getAndIncrement());
             OutputStream out = connection.getOutputStream();
             String line;
             while ((line = readLine(in)) != null) {
                 List<String> words = Arrays.asList(line.split(" "));
+                if (words.contains(PROTOCOL_CHECK_KEY) && hangUp) {
+                    out.write(ascii("EN"));
+                    out.flush();
+                    return;
+                }
                 if (words.contains(PROTOCOL_CHECK_KEY)) {
                     // The check each text connection makes before its first bulk read: a miss, as memcached answers it.
                     out.write(ascii("END\r\n"));

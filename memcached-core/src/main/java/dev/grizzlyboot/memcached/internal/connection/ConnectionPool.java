@@ -42,7 +42,7 @@ import org.slf4j.LoggerFactory;
  * same server ({@link #textBulkReads()}), with the same settings and events, for bulk reads only:
  * it opens its connections on the first one and is maintained, retired and closed with this pool.
  * Each text connection first checks that the server speaks the text protocol
- * ({@link TextProtocolCheck}); a server that closes it instead (memcached {@code -B binary})
+ * ({@link TextProtocolCheck}); a server that closes it without a byte instead (memcached {@code -B binary})
  * leaves the companion {@linkplain #refusedText refused}: bulk reads then go over the binary
  * protocol to this pool, those already sent to the companion included, and none of it counts
  * as a failure of the server.
@@ -216,7 +216,7 @@ public final class ConnectionPool {
     }
 
     /**
-     * A text connection was closed by the server before it answered its {@link TextProtocolCheck}:
+     * A text connection was closed by the server, without a byte, before it answered its {@link TextProtocolCheck}:
      * the server does not speak the text protocol. Not a failure of the server, so no back-off and
      * no event; from now on this pool opens no connection and hands every bulk read, those it
      * holds and those the closing connection had queued, to the binary pool.

@@ -49,7 +49,7 @@ import org.glassfish.grizzly.filterchain.FilterChainContext;
  * queue meanwhile, and the connect timeout bounds the whole set-up. A failed handshake or a
  * refused login closes the connection as a failed connect, so the pool backs off and the callers
  * get the {@link TlsHandshakeException} or {@link dev.grizzlyboot.memcached.AuthenticationException}.
- * A server that closes a text connection before answering its check does not speak the text
+ * A server that closes a text connection without a byte in answer to its check does not speak the text
  * protocol: the pool is told so ({@link ConnectionPool#refusedText}), not that a connection was
  * lost, and sends the bulk reads queued here over the binary protocol.
  *
@@ -100,6 +100,8 @@ final class MemcachedConnection {
     private volatile MemcachedException closeError;
     private volatile long lastActiveNanos = createdNanos;
     private volatile boolean answered;
+    /** Whether any byte has come from the server, a partial answer included. */
+    private volatile boolean heardFrom;
     /** The set-up exchange (authentication, or the text protocol check) in progress, answered before anything else. */
     private volatile Operation<?> setup;
     private int nextOpaque;
@@ -153,6 +155,13 @@ final class MemcachedConnection {
 
     boolean isOpen() {
         return state == State.OPEN;
+    }
+
+    /** Bytes came from the server ({@link ReadBatchEndFilter}, on every read event, before they are decoded). */
+    void heard() {
+        if (!heardFrom) {
+            heardFrom = true;
+        }
     }
 
     /** Whether the server has answered anything on this connection. */
@@ -372,11 +381,12 @@ final class MemcachedConnection {
     /**
      * Whether the server closed this text connection while its {@link TextProtocolCheck} was
      * unanswered: it does not speak the text protocol, which is no fault of its health. Garbage
-     * in answer (a protocol error) or a failed TLS exchange is not that: the server spoke, and
-     * something is wrong.
+     * in answer (a protocol error), a failed TLS exchange, or part of an answer is not that: the
+     * server spoke, and something is wrong (memcached {@code -B binary} closes without a byte; a
+     * text server dying while it answers leaves half a line).
      */
     private boolean refusesText(boolean byPeer, Operation<?> unfinished) {
-        return text && byPeer && state == State.CONNECTING && unfinished != null
+        return text && byPeer && state == State.CONNECTING && unfinished != null && !heardFrom
                 && !(closeError instanceof MemcachedProtocolException) && !(closeError instanceof TlsHandshakeException);
     }
 
