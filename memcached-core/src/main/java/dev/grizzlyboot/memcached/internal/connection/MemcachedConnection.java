@@ -20,6 +20,7 @@ import dev.grizzlyboot.memcached.MemcachedException;
 import dev.grizzlyboot.memcached.MemcachedProtocolException;
 import dev.grizzlyboot.memcached.TlsHandshakeException;
 import dev.grizzlyboot.memcached.internal.protocol.BinaryProtocolFilter.MemcachedProtocolIOException;
+import dev.grizzlyboot.memcached.internal.protocol.BinaryProtocolFilter.TextErrorLineIOException;
 import dev.grizzlyboot.memcached.internal.protocol.Operation;
 import dev.grizzlyboot.memcached.internal.protocol.Response;
 import dev.grizzlyboot.memcached.internal.protocol.SaslPlainOperation;
@@ -92,7 +93,9 @@ final class MemcachedConnection {
     private final CompletionHandler writeFailure = new EmptyCompletionHandler<WriteResult>() {
         @Override
         public void failed(Throwable error) {
-            close(new MemcachedConnectionException("writing to " + server + " failed: " + error, error));
+            // A write queued as the server's refusal closed the connection fails with it: the refusal is the news.
+            close(error instanceof TextErrorLineIOException line ? textErrorLine(line)
+                    : new MemcachedConnectionException("writing to " + server + " failed: " + error, error));
         }
     };
     private volatile State state = State.CONNECTING;
@@ -100,6 +103,13 @@ final class MemcachedConnection {
     private volatile MemcachedException closeError;
     private volatile long lastActiveNanos = createdNanos;
     private volatile boolean answered;
+    /**
+     * Set once, before the close is handled, when the server answered this connection with a text
+     * error line and nothing else, such as memcached at its connection limit ({@code -c}), which
+     * writes {@code ERROR Too many open connections} and closes without reading a byte: a failed
+     * connect, and what was written here was never executed.
+     */
+    private volatile boolean refusedByServer;
     /** Whether any byte has come from the server, a partial answer included. */
     private volatile boolean heardFrom;
     /** The set-up exchange (authentication, or the text protocol check) in progress, answered before anything else. */
@@ -352,8 +362,8 @@ final class MemcachedConnection {
         if (closeError == null) {
             closeError = error;
         }
-        // A TLS refusal is a failed connect, whenever it comes: the pool backs off.
-        boolean wasConnecting = state == State.CONNECTING || closeError instanceof TlsHandshakeException;
+        // A TLS refusal, or a connection refused with an error line, is a failed connect, whenever it comes: the pool backs off.
+        boolean wasConnecting = state == State.CONNECTING || closeError instanceof TlsHandshakeException || refusedByServer;
         // A server that breaks the protocol is as unhealthy as one that drops the connection.
         boolean serverFault = !wasConnecting && (byPeer || closeError instanceof MemcachedProtocolException);
         // Leave the pool first: a caller whose operation fails below may retry at once and must
@@ -398,6 +408,9 @@ final class MemcachedConnection {
         if (cause instanceof MemcachedProtocolIOException protocol) {
             return protocol.protocolError();
         }
+        if (cause instanceof TextErrorLineIOException line) {
+            return textErrorLine(line);
+        }
         if (cause != null && cause.getCause() instanceof MemcachedException memcached) {
             return memcached;
         }
@@ -406,6 +419,20 @@ final class MemcachedConnection {
             return new TlsHandshakeException("TLS with " + server + " failed: " + cause.getMessage(), cause);
         }
         return new MemcachedConnectionException("connection to " + server + " lost: " + why(cause), cause);
+    }
+
+    /**
+     * What a text error line in place of binary responses means: before any answer, the server
+     * refused the connection (recorded here, where the cause is known, for {@link #onClosed}); after
+     * one, it may have executed what it was sent, and only broke the protocol.
+     */
+    private MemcachedException textErrorLine(TextErrorLineIOException line) {
+        if (answered) {
+            return new MemcachedProtocolException("garbage from " + server + ": a text line where a binary response was due: "
+                    + line.line());
+        }
+        refusedByServer = true;
+        return new MemcachedConnectionException(server + " refused the connection: " + line.line());
     }
 
     private static String why(IOException cause) {
@@ -506,13 +533,21 @@ final class MemcachedConnection {
     }
 
     private void failQueued(MemcachedException error) {
-        // Never written, so never executed: the pool may still deliver them. Written ones may have run.
+        if (refusedByServer) {
+            // Written, but to a server that read none of it: first, in the order written.
+            handBack(inFlight, error);
+        }
+        handBack(outbound, error);
+        failAll(inFlight, error);
+    }
+
+    /** Operations never executed: the pool may still deliver them. Written ones may have run. */
+    private void handBack(Queue<Operation<?>> queue, MemcachedException error) {
         Operation<?> operation;
-        while ((operation = outbound.poll()) != null) {
+        while ((operation = queue.poll()) != null) {
             pending.decrementAndGet();
             pool.unsent(operation, error);
         }
-        failAll(inFlight, error);
     }
 
     private void failAll(Queue<Operation<?>> queue, MemcachedException error) {

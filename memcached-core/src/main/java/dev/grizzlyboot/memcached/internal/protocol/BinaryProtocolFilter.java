@@ -1,6 +1,7 @@
 package dev.grizzlyboot.memcached.internal.protocol;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Arrays;
@@ -19,12 +20,15 @@ import org.glassfish.grizzly.filterchain.NextAction;
  * by all connections; Grizzly keeps each connection's leftover bytes.
  *
  * <p>Bytes that cannot be a response (wrong magic, a body over the limit) close the connection
- * with a {@link MemcachedProtocolException} as the reason, before any body is allocated.
+ * with a {@link MemcachedProtocolException} as the reason, before any body is allocated; a text
+ * error line instead of a response closes it with a {@link TextErrorLineIOException}.
  */
 public final class BinaryProtocolFilter extends BaseFilter {
 
     private static final byte RESPONSE_MAGIC = (byte) 0x81;
     private static final byte[] EMPTY = new byte[0];
+    /** The longest text error line recognised in place of a binary response. */
+    private static final int MAX_TEXT_LINE = 256;
 
     private final int maxBodyLength;
 
@@ -47,7 +51,31 @@ public final class BinaryProtocolFilter extends BaseFilter {
         Frames frames = new Frames();
         int first = firstBody < 0 || firstBody > maxBodyLength ? -1 : Request.HEADER_LENGTH + firstBody;
         int decoded = DecodedRead.decode(input, start, available, first, frames::decode);
+        if (frames.problem != null && decoded == 0) {
+            String line = textErrorLine(DecodedRead.copy(input, start, Math.min(available, MAX_TEXT_LINE)));
+            if (line != null) {
+                input.tryDispose();
+                ctx.getConnection().closeWithReason(new TextErrorLineIOException(line));
+                return ctx.getStopAction();
+            }
+        }
         return DecodedRead.forward(ctx, input, start, decoded, frames.responses, frames.problem);
+    }
+
+    /**
+     * The text-protocol error line ({@code ERROR}, {@code CLIENT_ERROR}, {@code SERVER_ERROR}, up to
+     * its CRLF) that {@code bytes} begin with, or {@code null}. memcached at its connection limit
+     * ({@code -c}) writes {@code ERROR Too many open connections} to a connection it accepts and
+     * closes it, without reading what the client sent, whichever protocol that is.
+     */
+    private static String textErrorLine(byte[] bytes) {
+        String text = new String(bytes, StandardCharsets.US_ASCII);
+        int end = text.indexOf("\r\n");
+        if (end < 0 || !(text.startsWith("ERROR") || text.startsWith("CLIENT_ERROR") || text.startsWith("SERVER_ERROR"))) {
+            return null;
+        }
+        String line = text.substring(0, end);
+        return line.chars().allMatch(c -> c >= 0x20 && c < 0x7F) ? line : null;
     }
 
     /**
@@ -129,6 +157,25 @@ public final class BinaryProtocolFilter extends BaseFilter {
 
     private static long longAt(byte[] bytes, int offset) {
         return ((long) intAt(bytes, offset) << 32) | (intAt(bytes, offset + 4) & 0xFFFFFFFFL);
+    }
+
+    /**
+     * Carries, as a Grizzly close reason, a text-protocol error line the server sent where a binary
+     * response was due, before any binary response on this read. The connection decides what it
+     * means: on a connection that has not answered yet, the server refused it.
+     */
+    public static final class TextErrorLineIOException extends IOException {
+
+        private static final long serialVersionUID = 1L;
+
+        TextErrorLineIOException(String line) {
+            super(line);
+        }
+
+        /** The line, without its CRLF. */
+        public String line() {
+            return getMessage();
+        }
     }
 
     /**
