@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -74,6 +75,28 @@ class ConnectionLimitTest {
                     .isNotInstanceOf(MemcachedProtocolException.class)
                     .hasMessageContaining(server.address())
                     .hasMessageContaining("refused the connection: " + REFUSAL);
+        }
+    }
+
+    /**
+     * The text connection a bulk read opens meets the limit while the binary one was opened before:
+     * the read goes over binary, now and while the text pool backs off, as it would with
+     * {@code textBulkReads(false)}, rather than failing (or, with failover, waiting past its deadline).
+     */
+    @Test
+    void bulkReadsGoOverBinaryWhileTheServerRefusesTheirTextConnection() throws Exception {
+        MemcachedProcess server = memcached.first();
+        try (MemcachedClient client = MemcachedClient.builder().servers(server.address()).connectionsPerServer(1, 1)
+                .failureThreshold(1000).operationTimeout(Duration.ofSeconds(5)).build()) {
+            client.blocking().set("limit:a", "a", Duration.ZERO);
+            fillUp(server);
+
+            for (int round = 0; round < 3; round++) {
+                BulkResult<Object> read = client.getMulti(List.of("limit:a", "limit:missing")).get(10, TimeUnit.SECONDS);
+                assertThat(read.errors()).as("round %d", round).isEmpty();
+                assertThat(read.values()).as("round %d", round).isEqualTo(Map.of("limit:a", "a"));
+            }
+            assertThat(client.serverStates()).noneMatch(ServerState::failed);
         }
     }
 

@@ -154,6 +154,10 @@ public final class ConnectionPool {
             connection.send(operation);
             return;
         }
+        if (readsOverBinaryMeanwhile()) {
+            sendOverBinary(operation);
+            return;
+        }
         operation.assignServer(server);
         if (!hold(operation) && !events.rerouteUnsent(operation)) {
             operation.fail(unavailable());
@@ -202,9 +206,29 @@ public final class ConnectionPool {
         MemcachedConnection connection = choose(operation);
         if (connection != null) {
             connection.send(operation);
+        } else if (readsOverBinaryMeanwhile()) {
+            sendOverBinary(operation);
         } else if (!hold(operation) && !events.rerouteUnsent(operation)) {
             operation.fail(error);
         }
+    }
+
+    /**
+     * Whether this is a text pool that cannot have a connection now (it backs off after a failed
+     * connect) while its binary pool has one open: the server takes binary connections but refuses
+     * text ones for the moment, as memcached at its connection limit ({@code -c}) refuses any new
+     * one. Its bulk reads then go over binary rather than fail, or wait past their deadline.
+     */
+    private boolean readsOverBinaryMeanwhile() {
+        if (!isText() || closed || retired) {
+            return false;
+        }
+        for (MemcachedConnection connection : binary.connections) {
+            if (connection.isOpen()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
