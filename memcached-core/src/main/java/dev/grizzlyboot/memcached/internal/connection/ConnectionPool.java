@@ -45,7 +45,8 @@ import org.slf4j.LoggerFactory;
  * ({@link TextProtocolCheck}); a server that closes it without a byte instead (memcached {@code -B binary})
  * leaves the companion {@linkplain #refusedText refused}: bulk reads then go over the binary
  * protocol to this pool, those already sent to the companion included, and none of it counts
- * as a failure of the server.
+ * as a failure of the server. While the companion merely backs off after a failed connect and this
+ * pool has a connection open, bulk reads go over binary too, for the time being.
  *
  * <p>Thread-safe: {@link #send} is lock-free; opening and removing connections take a lock.
  * Internal.
