@@ -82,6 +82,24 @@ class TlsTest {
     }
 
     @Test
+    void textBulkReadsLargerThanOneTlsRecordAreAnswered() {
+        // A text get of this many keys is over 16 KiB: it used to be cut into TLS records as if it
+        // were binary requests, reading a "body length" out of key bytes, and with these keys (whose
+        // UTF-8 bytes have the high bit set) the cut failed every key with an IndexOutOfBoundsException.
+        try (MemcachedClient client = client(tls.first().address()).tls(TestCertificates.clientContext())
+                .textBulkReads(true).build()) {
+            Map<String, Object> values = new LinkedHashMap<>();
+            for (int i = 0; i < 300; i++) {
+                values.put("\u00e9".repeat(100) + i, "v" + i);
+            }
+            assertThat(client.blocking().setMulti(values, Duration.ZERO).errors()).isEmpty();
+            BulkResult<Object> read = client.blocking().getMulti(List.copyOf(values.keySet()));
+            assertThat(read.errors()).isEmpty();
+            assertThat(read.values()).isEqualTo(values);
+        }
+    }
+
+    @Test
     void concurrentCallersWhileConnectionsOpenAreAllAnswered() throws Exception {
         for (int round = 0; round < 10; round++) {
             try (MemcachedClient client = client(tls.first().address()).tls(TestCertificates.clientContext())

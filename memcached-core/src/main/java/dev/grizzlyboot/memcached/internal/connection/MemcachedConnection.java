@@ -527,7 +527,7 @@ final class MemcachedConnection {
             ((Connection) connection).write(buffer, writeFailure);
             return;
         }
-        for (Buffer records : TlsRecords.split(buffer)) {
+        for (Buffer records : TlsRecords.split(buffer, text)) {
             ((Connection) connection).write(records, writeFailure);
         }
     }
