@@ -134,6 +134,33 @@ class SaslAuthenticationTest {
         }
     }
 
+    @Test
+    void aClientWithoutCredentialsGetsAuthenticationErrorsFromBulkReadsAndWritesAndBacksOff() {
+        // memcached -S answers a request made without a login with AUTHENTICATION_ERROR and closes the
+        // connection: the keys of a bulk read used to fail as a lost connection, which also marked the
+        // server failed, so later writes failed as "marked failed (connection lost)".
+        MemcachedProcess server = memcached.first();
+        long connectionsBefore = stat(server, "total_connections");
+        try (MemcachedClient client = MemcachedClient.builder().servers(server.address())
+                .reconnectBackoff(Duration.ofMillis(100), Duration.ofSeconds(1))
+                .healthCheckInterval(Duration.ofMillis(100), Duration.ofSeconds(1)).build()) {
+            Map<String, MemcachedException> errors = client.blocking().getMulti(List.of("a", "b", "c")).errors();
+            assertThat(errors).containsOnlyKeys("a", "b", "c");
+            assertThat(errors.values()).allSatisfy(error -> assertThat(error).isInstanceOf(AuthenticationException.class));
+            long end = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+            int calls = 0;
+            while (System.nanoTime() - end < 0) {
+                assertThatThrownBy(() -> client.blocking().set("k", "v", Duration.ZERO))
+                        .isInstanceOf(MemcachedException.class)
+                        .hasStackTraceContaining("AUTHENTICATION_ERROR");
+                calls++;
+            }
+            assertThat(calls).isGreaterThan(100);
+        }
+        // Back-off and health checks double from 100 ms: about 10 connections in 2 s, not one per call.
+        assertThat(stat(server, "total_connections") - connectionsBefore).isLessThan(30);
+    }
+
     private static Throwable catchCause(MemcachedClient client) {
         try {
             client.blocking().get("again");

@@ -15,9 +15,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLException;
 
+import dev.grizzlyboot.memcached.AuthenticationException;
 import dev.grizzlyboot.memcached.MemcachedConnectionException;
 import dev.grizzlyboot.memcached.MemcachedException;
 import dev.grizzlyboot.memcached.MemcachedProtocolException;
+import dev.grizzlyboot.memcached.ServerStatus;
 import dev.grizzlyboot.memcached.TlsHandshakeException;
 import dev.grizzlyboot.memcached.internal.protocol.BinaryProtocolFilter.MemcachedProtocolIOException;
 import dev.grizzlyboot.memcached.internal.protocol.BinaryProtocolFilter.TextErrorLineIOException;
@@ -49,7 +51,9 @@ import org.glassfish.grizzly.filterchain.FilterChainContext;
  * {@link TextProtocolCheck}; callers' operations wait in the outbound
  * queue meanwhile, and the connect timeout bounds the whole set-up. A failed handshake or a
  * refused login closes the connection as a failed connect, so the pool backs off and the callers
- * get the {@link TlsHandshakeException} or {@link dev.grizzlyboot.memcached.AuthenticationException}.
+ * get the {@link TlsHandshakeException} or {@link AuthenticationException}.
+ * So does an {@code AUTHENTICATION_ERROR} answer to a request (memcached {@code -S} and a client
+ * without credentials), after which memcached closes the connection.
  * A server that closes a text connection without a byte in answer to its check does not speak the text
  * protocol: the pool is told so ({@link ConnectionPool#refusedText}), not that a connection was
  * lost, and sends the bulk reads queued here over the binary protocol.
@@ -266,6 +270,15 @@ final class MemcachedConnection {
             close(new MemcachedProtocolException("response from " + server + " rejected: " + mismatch));
             return;
         }
+        if (response.serverStatus() == ServerStatus.AUTHENTICATION_ERROR) {
+            // memcached -S answers a request made without a login so and then closes the connection:
+            // what is in flight fails with the refusal, not as a lost connection, and it counts as a
+            // refused login (the pool backs off) rather than as a server fault.
+            close(new AuthenticationException(ServerStatus.AUTHENTICATION_ERROR, oldest.statusError(response).getMessage()
+                    + " (the server requires a SASL login" + (transport.security().credentials() == null
+                            ? " and the client has no credentials)" : ")")));
+            return;
+        }
         answered = true;
         if (!oldest.isLast(response)) {
             oldest.onResponse(response);
@@ -362,8 +375,10 @@ final class MemcachedConnection {
         if (closeError == null) {
             closeError = error;
         }
-        // A TLS refusal, or a connection refused with an error line, is a failed connect, whenever it comes: the pool backs off.
-        boolean wasConnecting = state == State.CONNECTING || closeError instanceof TlsHandshakeException || refusedByServer;
+        // A TLS or login refusal, or a connection refused with an error line, is a failed connect,
+        // whenever it comes: the pool backs off.
+        boolean wasConnecting = state == State.CONNECTING || closeError instanceof TlsHandshakeException
+                || closeError instanceof AuthenticationException || refusedByServer;
         // A server that breaks the protocol is as unhealthy as one that drops the connection.
         boolean serverFault = !wasConnecting && (byPeer || closeError instanceof MemcachedProtocolException);
         // Leave the pool first: a caller whose operation fails below may retry at once and must
