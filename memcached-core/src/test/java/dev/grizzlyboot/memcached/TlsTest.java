@@ -87,7 +87,7 @@ class TlsTest {
         // were binary requests, reading a "body length" out of key bytes, and with these keys (whose
         // UTF-8 bytes have the high bit set) the cut failed every key with an IndexOutOfBoundsException.
         try (MemcachedClient client = client(tls.first().address()).tls(TestCertificates.clientContext())
-                .textBulkReads(true).build()) {
+                .textBulkReads(true).connectionsPerServer(1, 1).build()) {
             Map<String, Object> values = new LinkedHashMap<>();
             for (int i = 0; i < 300; i++) {
                 values.put("\u00e9".repeat(100) + i, "v" + i);
@@ -96,6 +96,17 @@ class TlsTest {
             BulkResult<Object> read = client.blocking().getMulti(List.copyOf(values.keySet()));
             assertThat(read.errors()).isEmpty();
             assertThat(read.values()).isEqualTo(values);
+            // Reads issued together on the one connection share a write, which is cut between their lines.
+            List<String> keys = List.copyOf(values.keySet());
+            List<CompletableFuture<BulkResult<Object>>> reads = new ArrayList<>();
+            for (int i = 0; i < 25; i++) {
+                reads.add(client.getMulti(keys.subList(i * 10, i * 10 + 60)));
+            }
+            for (int i = 0; i < reads.size(); i++) {
+                BulkResult<Object> part = reads.get(i).join();
+                assertThat(part.errors()).isEmpty();
+                assertThat(part.values()).hasSize(60).containsEntry(keys.get(i * 10), "v" + i * 10);
+            }
         }
     }
 
