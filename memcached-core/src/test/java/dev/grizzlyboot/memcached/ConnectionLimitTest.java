@@ -64,18 +64,28 @@ class ConnectionLimitTest {
         assertThat(Long.parseLong(server.stats().get("rejected_connections"))).isGreaterThanOrEqualTo(2);
     }
 
+    /**
+     * memcached writes its refusal and closes at once; when the client's request arrives before that
+     * close, the server's kernel resets the connection and may drop the unsent line with it, so the
+     * caller then learns only that the connection was lost. Each attempt must be a connection
+     * error, not a protocol one, and one of a few attempts must carry the refusal.
+     */
     @Test
     void withNoOtherConnectionTheCallerLearnsThatTheServerRefusedIt() throws Exception {
         MemcachedProcess server = memcached.first();
         fillUp(server);
-        try (MemcachedClient client = MemcachedClient.builder().servers(server.address()).connectionsPerServer(1, 1)
-                .textBulkReads(false).failover(false).operationTimeout(Duration.ofSeconds(5)).build()) {
-            assertThatThrownBy(() -> client.get("limit:b").get(10, TimeUnit.SECONDS)).cause()
-                    .isExactlyInstanceOf(MemcachedConnectionException.class)
-                    .isNotInstanceOf(MemcachedProtocolException.class)
-                    .hasMessageContaining(server.address())
-                    .hasMessageContaining("refused the connection: " + REFUSAL);
+        List<String> messages = new ArrayList<>();
+        for (int attempt = 0; attempt < 5 && messages.stream().noneMatch(m -> m.contains(REFUSAL)); attempt++) {
+            try (MemcachedClient client = MemcachedClient.builder().servers(server.address()).connectionsPerServer(1, 1)
+                    .textBulkReads(false).failover(false).operationTimeout(Duration.ofSeconds(5)).build()) {
+                assertThatThrownBy(() -> client.get("limit:b").get(10, TimeUnit.SECONDS)).cause()
+                        .isExactlyInstanceOf(MemcachedConnectionException.class)
+                        .isNotInstanceOf(MemcachedProtocolException.class)
+                        .hasMessageContaining(server.address())
+                        .satisfies(error -> messages.add(error.getMessage()));
+            }
         }
+        assertThat(messages).anyMatch(message -> message.contains("refused the connection: " + REFUSAL));
     }
 
     /**

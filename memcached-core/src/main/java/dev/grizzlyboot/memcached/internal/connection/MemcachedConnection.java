@@ -270,7 +270,7 @@ final class MemcachedConnection {
             close(new MemcachedProtocolException("response from " + server + " rejected: " + mismatch));
             return;
         }
-        if (response.serverStatus() == ServerStatus.AUTHENTICATION_ERROR) {
+        if (response.status() == ServerStatus.AUTHENTICATION_ERROR.code()) {
             // memcached -S answers a request made without a login so and then closes the connection:
             // what is in flight fails with the refusal, not as a lost connection, and it counts as a
             // refused login (the pool backs off) rather than as a server fault.
