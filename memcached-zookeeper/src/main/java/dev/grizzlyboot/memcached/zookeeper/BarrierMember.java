@@ -383,7 +383,12 @@ final class BarrierMember implements AutoCloseable {
                 }
                 applied = applyPending(pending, "the committed node already shows it");
             } else {
-                client.setServers(committed.servers());
+                try {
+                    client.setServers(committed.servers());
+                } catch (IllegalArgumentException e) {
+                    // Not a list a member wrote (it was checked when proposed): the client keeps its current list.
+                    throw new UnreadableZnodeException(znodes.committedPath(), "servers", e.getMessage());
+                }
                 markApplied(committed.version(), committed.servers(), committed.commitAtMillis());
                 if (pending != null && pending.version <= committed.version()) {
                     discardPending();
@@ -404,8 +409,8 @@ final class BarrierMember implements AutoCloseable {
                 return true;
             } catch (RuntimeException e) {
                 lastError = e;
-                log.warn("member {} cannot prepare servers version {}: {}", settings.memberId(), latest.version(),
-                        e.toString());
+                log.warn("member {} cannot prepare servers version {} of {}: {}", settings.memberId(),
+                        latest.version(), znodes.serversPath(), e.toString());
                 return false;
             }
         }

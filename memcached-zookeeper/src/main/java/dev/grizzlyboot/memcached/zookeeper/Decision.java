@@ -1,7 +1,6 @@
 package dev.grizzlyboot.memcached.zookeeper;
 
 import java.nio.charset.StandardCharsets;
-import java.util.Properties;
 
 /**
  * The outcome of one barrier, written once to its {@code decision} znode: commit at a wall-clock
@@ -27,10 +26,21 @@ record Decision(boolean commit, long commitAtMillis, String decidedBy, String re
                 + "\nreason=" + reason + "\n").getBytes(StandardCharsets.UTF_8);
     }
 
-    static Decision decode(byte[] data) {
-        Properties fields = Znodes.fields(data);
-        boolean commit = "commit".equals(fields.getProperty("outcome"));
-        return new Decision(commit, commit ? Znodes.longField(fields, "commit-at") : 0,
-                fields.getProperty("decided-by", "?"), fields.getProperty("reason", ""));
+    /**
+     * Reads the decision from the content of the znode at {@code path}.
+     *
+     * @throws UnreadableZnodeException naming the node and the field if the outcome is neither
+     *     {@code commit} nor {@code abort}, or a commit lacks a valid {@code commit-at}: members
+     *     must not guess an outcome they would all be bound by
+     */
+    static Decision decode(String path, byte[] data) {
+        ZnodeFields fields = ZnodeFields.parse(path, data);
+        String outcome = fields.text("outcome", "");
+        if (!outcome.equals("commit") && !outcome.equals("abort")) {
+            throw fields.bad("outcome", "'" + outcome + "' is neither 'commit' nor 'abort'");
+        }
+        boolean commit = outcome.equals("commit");
+        return new Decision(commit, commit ? fields.number("commit-at", 1) : 0, fields.text("decided-by", "?"),
+                fields.text("reason", ""));
     }
 }

@@ -3,7 +3,6 @@ package dev.grizzlyboot.memcached.zookeeper;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Properties;
 
 /**
  * A versioned server list as stored in the {@code servers} and {@code committed} znodes: plain
@@ -40,12 +39,18 @@ record ServerList(long version, List<String> servers, long prepareByMillis, long
                 .getBytes(StandardCharsets.UTF_8);
     }
 
-    static ServerList decode(byte[] data) {
-        Properties fields = Znodes.fields(data);
-        String servers = fields.getProperty("servers", "");
-        return new ServerList(Znodes.longField(fields, "version"),
-                servers.isBlank() ? List.of() : Arrays.asList(servers.split(",")),
-                Long.parseLong(fields.getProperty("prepare-by", "0")),
-                Long.parseLong(fields.getProperty("commit-at", "0")));
+    /**
+     * Reads a list from the content of the znode at {@code path}. Entries are trimmed, so a list
+     * written by hand as {@code a:1, b:2} reads as {@code a:1,b:2}; whether each entry is a valid
+     * address is for the memcached client to say when the list is used.
+     *
+     * @throws UnreadableZnodeException naming the node and the field if a field is missing or invalid
+     */
+    static ServerList decode(String path, byte[] data) {
+        ZnodeFields fields = ZnodeFields.parse(path, data);
+        List<String> servers = Arrays.stream(fields.text("servers", "").split(","))
+                .map(String::trim).filter(server -> !server.isEmpty()).toList();
+        return new ServerList(fields.number("version", 1), servers, fields.number("prepare-by", 0, 0),
+                fields.number("commit-at", 0, 0));
     }
 }

@@ -20,7 +20,8 @@ import java.util.List;
  *                          member adopted without hearing its decision (epoch millis; 0 if not
  *                          known: the first list, or a record from a member built before records
  *                          carried T)
- * @param lastError         the last failure talking to ZooKeeper or preparing a list, or {@code null}
+ * @param lastError         the last failure talking to ZooKeeper, reading a znode or preparing a
+ *                          list, or {@code null}
  * @param clockOffsetMillis ZooKeeper's clock minus this member's clock, measured from the creation
  *                          time of a znode this member wrote (0 until measured)
  * @param clockOffsetErrorMillis how far the offset may be off (half the round trip of that write)

@@ -1,11 +1,7 @@
 package dev.grizzlyboot.memcached.zookeeper;
 
-import java.io.IOException;
-import java.io.StringReader;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.transaction.CuratorOp;
@@ -16,7 +12,8 @@ import org.apache.zookeeper.data.Stat;
 
 /**
  * One cluster's znodes as one member sees them: their paths, every ZooKeeper read and write of the
- * protocol, the member's watches, and the parsing of their {@code key=value} contents:
+ * protocol and the member's watches ({@link ServerList} and {@link Decision} read and write their
+ * {@code key=value} contents):
  *
  * <pre>
  * {root}/{cluster}/servers                 latest proposal (list + version), written with a version check
@@ -78,7 +75,7 @@ final class Znodes {
         String path = decisionPath(version);
         while (true) {
             try {
-                return Decision.decode(curator.getData().forPath(path));
+                return Decision.decode(path, curator.getData().forPath(path));
             } catch (KeeperException.NoNodeException e) {
                 // Watch only a missing node: a watch on an existing one would fire again at clean-up.
                 if (exists(path) == null) {
@@ -280,30 +277,6 @@ final class Znodes {
         return barrierPath(version) + "/decision";
     }
 
-    // ---- contents -------------------------------------------------------------------------------
-
-    static Properties fields(byte[] data) {
-        Properties fields = new Properties();
-        try {
-            fields.load(new StringReader(new String(data, StandardCharsets.UTF_8)));
-        } catch (IOException | IllegalArgumentException e) {
-            throw new IllegalStateException("unreadable znode content", e);
-        }
-        return fields;
-    }
-
-    static long longField(Properties fields, String name) {
-        String value = fields.getProperty(name);
-        if (value == null) {
-            throw new IllegalStateException("znode content lacks '" + name + "'");
-        }
-        try {
-            return Long.parseLong(value.trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalStateException("znode field '" + name + "' is not a number: " + value, e);
-        }
-    }
-
     /** A node's stat, or null; watched (for its creation) unless this view is unwatched. */
     private Stat exists(String path) throws Exception {
         return watcher == null ? curator.checkExists().forPath(path) : curator.checkExists().usingWatcher(watcher).forPath(path);
@@ -314,7 +287,7 @@ final class Znodes {
         Stat into = stat == null ? new Stat() : stat;
         while (true) {
             try {
-                return ServerList.decode(watcher == null ? curator.getData().storingStatIn(into).forPath(path)
+                return ServerList.decode(path, watcher == null ? curator.getData().storingStatIn(into).forPath(path)
                         : curator.getData().storingStatIn(into).usingWatcher(watcher).forPath(path));
             } catch (KeeperException.NoNodeException e) {
                 if (exists(path) == null) {

@@ -197,7 +197,7 @@ class HundredsOfMembersTest {
         long last = 0;
         for (String step : List.of("add", "remove", "replace", "revert")) {
             // Proposed as soon as the last change is recorded, while members may still be catching up.
-            ServerList before = ServerList.decode(
+            ServerList before = ServerList.decode(CLUSTER_PATH + "/committed",
                     znodes.data(CLUSTER_PATH + "/committed").getBytes(StandardCharsets.UTF_8));
             long proposedAt = System.currentTimeMillis();
             Race race = race(pick(live, RACERS), candidates(step, before.servers(), history), before.version());
@@ -230,7 +230,7 @@ class HundredsOfMembersTest {
                     .until(() -> live.stream().allMatch(member -> member.state().proposedVersion() == version
                             && member.state().phase() == Phase.ABORTED));
             assertThat(znodes.data(path)).contains("outcome=abort").contains("[stuck]");
-            ServerList proposal = ServerList.decode(
+            ServerList proposal = ServerList.decode(CLUSTER_PATH + "/servers",
                     znodes.data(CLUSTER_PATH + "/servers").getBytes(StandardCharsets.UTF_8));
             assertThat(stat(path).getCtime()).as("aborted at its deadline, not before")
                     .isGreaterThanOrEqualTo(proposal.prepareByMillis());
@@ -427,8 +427,8 @@ class HundredsOfMembersTest {
         awaiting().alias("every member switched to version " + version)
                 .until(() -> live.stream().allMatch(member -> member.node().switchTo(version) != null));
         committed.add(version);
-        Decision decision = Decision.decode(znodes.data(CLUSTER_PATH + "/barriers/" + version + "/decision")
-                .getBytes(StandardCharsets.UTF_8));
+        String decisionPath = CLUSTER_PATH + "/barriers/" + version + "/decision";
+        Decision decision = Decision.decode(decisionPath, znodes.data(decisionPath).getBytes(StandardCharsets.UTF_8));
         assertThat(decision.commit()).as("version %d committed", version).isTrue();
         long commitAt = decision.commitAtMillis();
         long decidedAt = commitAt - TestMember.COMMIT_DELAY.toMillis();

@@ -49,6 +49,11 @@ final class ZnodeInspector implements AfterAllCallback {
         connected().delete().quietly().deletingChildrenIfNeeded().forPath(path);
     }
 
+    /** Overwrites the node's content, as someone editing it with {@code zkCli set} would. */
+    void write(String path, String text) throws Exception {
+        connected().setData().forPath(path, text.getBytes(StandardCharsets.UTF_8));
+    }
+
     List<String> children(String path) throws Exception {
         return connected().getChildren().forPath(path);
     }
