@@ -135,7 +135,9 @@ final class BarrierMember implements AutoCloseable {
                             + " is still in progress; propose again once it is committed or aborted", expectedVersion);
                 }
             }
-            long next = latest.version() + 1;
+            // Past both: a committed version above the latest proposal (written by hand or a
+            // tool) would otherwise get a proposal that every member ignores as already behind.
+            long next = Math.max(latest.version(), committed.version()) + 1;
             znodes.propose(new ServerList(next, newServers,
                     System.currentTimeMillis() + settings.prepareTimeout().toMillis()), serversStat.getVersion());
             log.info("member {} proposed servers version {}: {}", settings.memberId(), next, newServers);

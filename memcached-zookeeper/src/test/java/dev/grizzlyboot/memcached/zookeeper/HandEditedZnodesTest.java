@@ -93,4 +93,22 @@ class HandEditedZnodesTest {
             assertThat(a.state().servers()).isEqualTo(memcached.addresses());
         }
     }
+
+    /**
+     * A {@code committed} version above the latest proposal (restored from a backup, or written by
+     * a tool): the next proposal is numbered past both, so members apply it instead of ignoring it.
+     */
+    @Test
+    void aProposalAfterACommittedVersionAboveTheLatestProposalIsApplied() throws Exception {
+        List<String> before = memcached.addresses().subList(0, 2);
+        try (TestMember a = TestMember.join(zooKeeper.connectString(), "ahead", "a", before)) {
+            znodes.write(ROOT + "ahead/committed", "version=5\nservers=" + String.join(",", before) + "\n");
+            await().atMost(TestMember.AWAIT).until(() -> a.state().version() == 5);
+
+            assertThat(a.sync.proposeServers(memcached.addresses(), 5)).isEqualTo(6);
+            a.awaitSwitch(6);
+            assertThat(a.state().servers()).isEqualTo(memcached.addresses());
+            assertThat(znodes.data(ROOT + "ahead/committed")).contains("version=6");
+        }
+    }
 }
