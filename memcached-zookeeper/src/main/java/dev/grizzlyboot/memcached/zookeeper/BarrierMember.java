@@ -76,6 +76,7 @@ final class BarrierMember implements AutoCloseable {
     // Written by the worker thread only; close() reads it after the worker stopped.
     private volatile long registeredSession;
     // Worker thread only: what this member already did, so that a pass does not ask ZooKeeper again.
+    private boolean memberNodeMayBeGone;
     private long ackedVersion;
     private long ackedSession;
     private boolean watchingMembers;
@@ -223,6 +224,11 @@ final class BarrierMember implements AutoCloseable {
             if (closed) {
                 return;
             }
+            if (e instanceof KeeperException.NoNodeException) {
+                // A node of the tree was deleted by hand while this member ran: rebuild and re-register.
+                checkStructure.set(true);
+                memberNodeMayBeGone = true;
+            }
             boolean repeated;
             synchronized (lock) {
                 repeated = lastError != null && String.valueOf(lastError.getMessage()).equals(e.getMessage());
@@ -243,6 +249,8 @@ final class BarrierMember implements AutoCloseable {
         ServerList committed = znodes.committed(committedStat);
         ServerList latest = znodes.latest(null);
         if (committed == null) {
+            // Never seeded, or deleted by hand with the rest of the tree, this member's node included.
+            memberNodeMayBeGone = true;
             if (!settings.preferRemoteList()) {
                 seedFromLocalList();
             }
@@ -323,9 +331,15 @@ final class BarrierMember implements AutoCloseable {
     }
 
     private void seedFromLocalList() throws Exception {
-        List<String> local = canonical(client.servers());
-        ServerList seed = new ServerList(1, local, 0);
+        ServerList seed;
+        synchronized (lock) {
+            // With the version in use, not 1: after the tree was deleted by hand, a seed below it
+            // would make the next proposal a version this member ignores as already behind.
+            seed = new ServerList(Math.max(1, version), servers, 0);
+        }
+        List<String> local = seed.servers();
         try {
+            znodes.createParents();
             znodes.seed(seed);
             log.info("member {} seeded cluster {} with its local servers {}", settings.memberId(),
                     settings.clusterName(), local);
@@ -349,12 +363,13 @@ final class BarrierMember implements AutoCloseable {
 
     private void ensureMember() throws Exception {
         long session = curator.getZookeeperClient().getZooKeeper().getSessionId();
-        if (registeredSession == session) {
+        if (registeredSession == session && !memberNodeMayBeGone) {
             return; // the node lives as long as this session
         }
         Stat existing = znodes.member(settings.memberId());
         if (existing != null && existing.getEphemeralOwner() == session) {
             registeredSession = session;
+            memberNodeMayBeGone = false;
             return;
         }
         if (existing != null) {
@@ -368,6 +383,7 @@ final class BarrierMember implements AutoCloseable {
         // The node's owner, not the session read before: Curator may have switched sessions in between.
         byte[] joinedAt = ("joined-at=" + System.currentTimeMillis() + "\n").getBytes(StandardCharsets.UTF_8);
         registeredSession = measuringClock(() -> znodes.createMember(settings.memberId(), joinedAt));
+        memberNodeMayBeGone = false;
         log.info("member {} registered in cluster {} (session 0x{})", settings.memberId(), settings.clusterName(),
                 Long.toHexString(registeredSession));
     }

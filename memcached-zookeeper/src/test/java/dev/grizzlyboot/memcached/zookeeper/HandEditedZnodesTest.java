@@ -17,9 +17,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Znodes written by a person or another tool rather than by a member: the members report what is
- * wrong, naming the node and the field, keep routing with the list they have, and carry on by
- * themselves once the node is fixed.
+ * Znodes written or deleted by a person or another tool rather than by a member: the members
+ * report what is wrong, naming the node and the field, keep routing with the list they have, and
+ * carry on by themselves once the node is fixed or the tree rebuilt.
  */
 class HandEditedZnodesTest {
 
@@ -109,6 +109,39 @@ class HandEditedZnodesTest {
             a.awaitSwitch(6);
             assertThat(a.state().servers()).isEqualTo(memcached.addresses());
             assertThat(znodes.data(ROOT + "ahead/committed")).contains("version=6");
+        }
+    }
+
+    /**
+     * The whole cluster tree deleted by hand while members run: they rebuild it, seeded with the
+     * list and version they use (not version 1, which would make the next proposal one they
+     * ignore as behind), register again, and take part in the next change.
+     */
+    @Test
+    void treeDeletedWhileMembersRunIsRebuiltWithTheListInUse() throws Exception {
+        List<String> before = memcached.addresses().subList(0, 2);
+        String cluster = ROOT + "deleted";
+        try (TestMember a = TestMember.join(zooKeeper.connectString(), "deleted", "a", before);
+             TestMember b = TestMember.join(zooKeeper.connectString(), "deleted", "b", before)) {
+            a.sync.proposeServers(memcached.addresses(), 1);
+            a.awaitSwitch(2);
+            b.awaitSwitch(2);
+            await().atMost(TestMember.AWAIT).until(() -> String.valueOf(znodes.data(cluster + "/committed"))
+                    .contains("version=2"));
+
+            znodes.deleteTree(cluster);
+            await().atMost(TestMember.AWAIT).until(() -> znodes.exists(cluster + "/members/a") != null
+                    && znodes.exists(cluster + "/members/b") != null);
+            ServerList reseeded = ServerList.decode(cluster + "/committed",
+                    znodes.data(cluster + "/committed").getBytes(StandardCharsets.UTF_8));
+            assertThat(reseeded.version()).isEqualTo(2);
+            assertThat(reseeded.servers()).isEqualTo(memcached.addresses());
+
+            List<String> after = memcached.addresses().subList(1, 3);
+            assertThat(b.sync.proposeServers(after, 2)).isEqualTo(3);
+            a.awaitSwitch(3);
+            b.awaitSwitch(3);
+            assertThat(a.state().servers()).isEqualTo(after).isEqualTo(b.state().servers());
         }
     }
 }
