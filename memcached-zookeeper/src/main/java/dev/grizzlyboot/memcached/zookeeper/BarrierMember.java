@@ -43,6 +43,8 @@ final class BarrierMember implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(BarrierMember.class);
     private static final long RETRY_MILLIS = 250;
+    /** The longest wait between retries of a pass that keeps failing, e.g. on a znode edited by hand. */
+    private static final long MAX_RETRY_MILLIS = 4_000;
     private static final long SKEW_WARNING_MILLIS = 100;
 
     private final MemcachedClient client;
@@ -77,6 +79,7 @@ final class BarrierMember implements AutoCloseable {
     private volatile long registeredSession;
     // Worker thread only: what this member already did, so that a pass does not ask ZooKeeper again.
     private boolean memberNodeMayBeGone;
+    private int failuresInARow;
     private long ackedVersion;
     private long ackedSession;
     private boolean watchingMembers;
@@ -220,6 +223,7 @@ final class BarrierMember implements AutoCloseable {
         }
         try {
             reconcile();
+            failuresInARow = 0;
         } catch (Exception e) {
             if (closed) {
                 return;
@@ -239,7 +243,9 @@ final class BarrierMember implements AutoCloseable {
             } else {
                 log.warn("member {}: ZooKeeper sync failed, retrying: {}", settings.memberId(), e.toString());
             }
-            requestReconcileIn(RETRY_MILLIS);
+            // Doubling: a fault that persists (a bad znode waits for a person) costs ZooKeeper a
+            // few requests per member, not four a second; a watch event still brings a pass at once.
+            requestReconcileIn(Math.min(MAX_RETRY_MILLIS, RETRY_MILLIS << Math.min(failuresInARow++, 4)));
         }
     }
 

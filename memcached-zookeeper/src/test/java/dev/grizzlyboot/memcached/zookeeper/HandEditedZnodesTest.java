@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.grizzlyboot.memcached.zookeeper.SyncState.Phase;
+import dev.grizzlyboot.testsupport.CountingZooKeeperServer;
 import dev.grizzlyboot.testsupport.MemcachedExtension;
 import dev.grizzlyboot.testsupport.ZooKeeperExtension;
 import org.apache.curator.framework.CuratorFramework;
@@ -108,7 +109,7 @@ class HandEditedZnodesTest {
             assertThat(a.sync.proposeServers(memcached.addresses(), 5)).isEqualTo(6);
             a.awaitSwitch(6);
             assertThat(a.state().servers()).isEqualTo(memcached.addresses());
-            assertThat(znodes.data(ROOT + "ahead/committed")).contains("version=6");
+            await().atMost(TestMember.AWAIT).until(() -> znodes.data(ROOT + "ahead/committed").contains("version=6"));
         }
     }
 
@@ -142,6 +143,36 @@ class HandEditedZnodesTest {
             a.awaitSwitch(3);
             b.awaitSwitch(3);
             assertThat(a.state().servers()).isEqualTo(after).isEqualTo(b.state().servers());
+        }
+    }
+
+    /**
+     * A node that stays unreadable until someone fixes it is retried with a doubling wait, not
+     * every 250 ms: across a fleet, a fixed pace would be thousands of requests a second for as
+     * long as it takes a person to notice.
+     */
+    @Test
+    void aNodeThatStaysUnreadableIsRetriedLessAndLessOften() throws Exception {
+        List<String> before = memcached.addresses().subList(0, 2);
+        try (CountingZooKeeperServer counting = CountingZooKeeperServer.start();
+             TestMember a = TestMember.join(counting.connectString(), "paced", "a", before)) {
+            long session = a.sync.readCluster().sessionId();
+            try (CuratorFramework tool = TestMember.curator(counting.connectString())) {
+                tool.setData().forPath(ROOT + "paced/committed", "version=x\n".getBytes(StandardCharsets.UTF_8));
+                await().atMost(TestMember.AWAIT).until(() -> a.state().lastError() instanceof UnreadableZnodeException);
+                long from = counting.requestsOf(session);
+                long start = System.nanoTime();
+                await().pollDelay(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(6)).until(() -> true);
+                long elapsedMillis = (System.nanoTime() - start) / 1_000_000;
+                // One read a pass. At 250 ms a pass: about 20 in 5 s. Doubling from 250 ms: passes
+                // after 0.25, 0.75, 1.75 and 3.75 s.
+                assertThat(counting.requestsOf(session) - from).as("requests in %d ms", elapsedMillis)
+                        .isLessThanOrEqualTo(8);
+
+                tool.setData().forPath(ROOT + "paced/committed",
+                        ("version=2\nservers=" + String.join(",", memcached.addresses()) + "\n").getBytes(StandardCharsets.UTF_8));
+                a.awaitSwitch(2);
+            }
         }
     }
 }
