@@ -5,6 +5,7 @@ import java.util.Map;
 
 import dev.grizzlyboot.autoconfigure.memcached.GrizzlyMemcachedProperties;
 import dev.grizzlyboot.autoconfigure.thrift.client.ThriftClientsProperties;
+import dev.grizzlyboot.autoconfigure.zookeeper.GrizzlyMemcachedZooKeeperProperties;
 import dev.grizzlyboot.autoconfigure.thrift.server.ThriftServerProperties;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -39,6 +40,43 @@ class PropertyBindingTests {
                 .isThrownBy(() -> bind(Map.of(name, "3GB"), prefix, type))
                 .satisfies(failure -> assertThat(failure.getProperty().getName().toString()).isEqualTo(name))
                 .havingRootCause().withMessage("must be at most 2147483647B");
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+            "grizzly.memcached.cache.default-ttl, -5s, must not be negative",
+            "grizzly.memcached.cache.caches.books.ttl, -1ms, must not be negative",
+            "grizzly.memcached.cache.generation-refresh-interval, -1s, must not be negative",
+            "grizzly.memcached.cache.ttl-jitter, 2, must be at least 0 and below 1",
+            "grizzly.memcached.cache.ttl-jitter, 1, must be at least 0 and below 1",
+            "grizzly.memcached.cache.ttl-jitter, -0.1, must be at least 0 and below 1",
+            "grizzly.memcached.cache.ttl-jitter, NaN, must be at least 0 and below 1",
+            "grizzly.memcached.cache.caches.books.ttl-jitter, 1.5, must be at least 0 and below 1"})
+    void anInvalidCacheSettingIsABindErrorNamingTheProperty(String name, String value, String message) {
+        assertThatExceptionOfType(BindException.class)
+                .isThrownBy(() -> bind(Map.of(name, value), "grizzly.memcached", GrizzlyMemcachedProperties.class))
+                .satisfies(failure -> assertThat(failure.getProperty().getName().toString()).isEqualTo(name))
+                .havingRootCause().withMessage(message);
+    }
+
+    @Test
+    void theCacheSettingsAtTheirLimitsStillBind() {
+        GrizzlyMemcachedProperties properties = bind(Map.of("grizzly.memcached.cache.default-ttl", "0s",
+                "grizzly.memcached.cache.ttl-jitter", "0.999", "grizzly.memcached.cache.caches.books.ttl-jitter", "0"),
+                "grizzly.memcached", GrizzlyMemcachedProperties.class);
+        assertThat(properties.getCache().getTtlJitter()).isEqualTo(0.999);
+        assertThat(properties.getCache().getCaches().get("books").getTtlJitter()).isZero();
+    }
+
+    @ParameterizedTest
+    @CsvSource({"grizzly.memcached.zookeeper.session-timeout", "grizzly.memcached.zookeeper.connection-timeout"})
+    void aZooKeeperTimeoutBeyondIntMillisecondsIsABindErrorNamingTheProperty(String name) {
+        assertThatExceptionOfType(BindException.class)
+                .isThrownBy(() -> bind(Map.of(name, "25d"), "grizzly.memcached.zookeeper", GrizzlyMemcachedZooKeeperProperties.class))
+                .satisfies(failure -> assertThat(failure.getProperty().getName().toString()).isEqualTo(name))
+                .havingRootCause().withMessage("must be at most 2147483647ms");
+        assertThat(bind(Map.of(name, "2147483647ms"), "grizzly.memcached.zookeeper", GrizzlyMemcachedZooKeeperProperties.class))
+                .isNotNull();
     }
 
     @Test

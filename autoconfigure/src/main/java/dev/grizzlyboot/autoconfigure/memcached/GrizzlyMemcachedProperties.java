@@ -521,6 +521,9 @@ public class GrizzlyMemcachedProperties {
         }
 
         public void setDefaultTtl(Duration defaultTtl) {
+            // The cache configuration rejects it only when the cache manager is created, as an exception that
+            // names no property; thrown here, Boot reports the property, its value and origin.
+            Assert.isTrue(defaultTtl == null || !defaultTtl.isNegative(), "must not be negative");
             this.defaultTtl = defaultTtl;
         }
 
@@ -529,6 +532,8 @@ public class GrizzlyMemcachedProperties {
         }
 
         public void setTtlJitter(double ttlJitter) {
+            // Checked here for the reason given in setDefaultTtl.
+            Assert.isTrue(ttlJitter >= 0 && ttlJitter < 1, "must be at least 0 and below 1");
             this.ttlJitter = ttlJitter;
         }
 
@@ -561,6 +566,8 @@ public class GrizzlyMemcachedProperties {
         }
 
         public void setGenerationRefreshInterval(Duration generationRefreshInterval) {
+            // Checked here for the reason given in setDefaultTtl.
+            Assert.isTrue(generationRefreshInterval == null || !generationRefreshInterval.isNegative(), "must not be negative");
             this.generationRefreshInterval = generationRefreshInterval;
         }
 
@@ -593,6 +600,8 @@ public class GrizzlyMemcachedProperties {
         }
 
         public void setTtl(Duration ttl) {
+            // Checked here for the reason given in Cache.setDefaultTtl.
+            Assert.isTrue(ttl == null || !ttl.isNegative(), "must not be negative");
             this.ttl = ttl;
         }
 
@@ -601,6 +610,8 @@ public class GrizzlyMemcachedProperties {
         }
 
         public void setTtlJitter(Double ttlJitter) {
+            // Checked here for the reason given in Cache.setDefaultTtl.
+            Assert.isTrue(ttlJitter == null || (ttlJitter >= 0 && ttlJitter < 1), "must be at least 0 and below 1");
             this.ttlJitter = ttlJitter;
         }
 

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.cache.autoconfigure.CacheAutoConfiguration;
 import org.springframework.boot.cache.autoconfigure.CacheManagerCustomizer;
+import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.cache.Cache;
 import org.springframework.cache.CacheManager;
@@ -225,16 +226,27 @@ class GrizzlyMemcachedCacheAutoConfigurationTests {
 
     @Test
     void invalidCacheSettingsFailStartUpWithAClearMessage() {
-        caching.withPropertyValues("grizzly.memcached.cache.ttl-jitter=1.5").run(context ->
-                assertThat(context).getFailure().rootCause().isInstanceOf(IllegalArgumentException.class)
-                        .hasMessageContaining("ttlJitter must be >= 0 and < 1, was 1.5"));
-        caching.withPropertyValues("grizzly.memcached.cache.caches.books.ttl=-5s").run(context ->
-                assertThat(context).getFailure().rootCause().isInstanceOf(IllegalArgumentException.class)
-                        .hasMessageContaining("ttl must not be negative"));
+        caching.withPropertyValues("grizzly.memcached.cache.ttl-jitter=1.5").run(context -> {
+            assertThat(boundProperty(context.getStartupFailure())).isEqualTo("grizzly.memcached.cache.ttl-jitter");
+            assertThat(context).getFailure().rootCause().hasMessage("must be at least 0 and below 1");
+        });
+        caching.withPropertyValues("grizzly.memcached.cache.caches.books.ttl=-5s").run(context -> {
+            assertThat(boundProperty(context.getStartupFailure())).isEqualTo("grizzly.memcached.cache.caches.books.ttl");
+            assertThat(context).getFailure().rootCause().hasMessage("must not be negative");
+        });
         caching.withPropertyValues("grizzly.memcached.cache.default-ttl=soon").run(context ->
                 assertThat(context).getFailure().hasStackTraceContaining("grizzly.memcached.cache.default-ttl"));
     }
 
+    /** The property Boot's failure analysis reports for a start-up failure, or {@code null} if it is no bind error. */
+    private static String boundProperty(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof BindException bind && bind.getProperty() != null) {
+                return bind.getProperty().getName().toString();
+            }
+        }
+        return null;
+    }
 
     @Configuration(proxyBeanMethods = false)
     @EnableCaching
