@@ -19,6 +19,7 @@ public interface CoordinatedServerList {
      * @return the proposal's version
      * @throws ServerListVersionConflictException if the committed version moved on or another change is open
      * @throws IllegalArgumentException           if the list is empty or malformed
+     * @throws dev.grizzlyboot.memcached.MemcachedException if the shared list could not be reached; nothing was proposed
      */
     long propose(List<String> servers, long expectedVersion);
 }

@@ -85,6 +85,7 @@ public class MemcachedEndpoint {
      * @param expectedVersion the committed version the change is based on
      * @throws ServerListVersionConflictException if that is no longer the committed version
      * @throws IllegalStateException              if there is no coordinated list
+     * @throws dev.grizzlyboot.memcached.MemcachedException if the coordinated list could not be reached
      */
     @WriteOperation
     public ProposalDescriptor proposeServers(String servers, long expectedVersion) {

@@ -11,8 +11,9 @@ import org.springframework.boot.actuate.endpoint.web.annotation.EndpointWebExten
 
 /**
  * HTTP status codes for the {@link MemcachedEndpoint}: 404 for a server not in the list, 503 for a
- * server that does not answer, 400 for a malformed list (or no coordinated list), and 409 with the
- * current version for a proposal based on a stale one. Thread-safe.
+ * server that does not answer, 400 for a malformed list (or no coordinated list), 409 with the
+ * current version for a proposal based on a stale one, and 503 for a proposal while ZooKeeper
+ * cannot be reached. Thread-safe.
  */
 @EndpointWebExtension(endpoint = MemcachedEndpoint.class)
 public class MemcachedEndpointWebExtension {
@@ -46,6 +47,10 @@ public class MemcachedEndpointWebExtension {
                     "currentVersion", e.currentVersion()), 409);
         } catch (IllegalArgumentException | IllegalStateException e) {
             return new WebEndpointResponse<>(Map.of("error", e.getMessage()), WebEndpointResponse.STATUS_BAD_REQUEST);
+        } catch (MemcachedException e) {
+            // ZooKeeper could not be reached: nothing was proposed, and the caller may retry.
+            return new WebEndpointResponse<>(Map.of("error", String.valueOf(e.getMessage())),
+                    WebEndpointResponse.STATUS_SERVICE_UNAVAILABLE);
         }
     }
 }

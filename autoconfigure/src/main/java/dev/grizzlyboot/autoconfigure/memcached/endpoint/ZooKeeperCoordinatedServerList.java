@@ -5,6 +5,7 @@ import java.util.List;
 
 import dev.grizzlyboot.memcached.zookeeper.ClusterView;
 import dev.grizzlyboot.memcached.zookeeper.ServerListConflictException;
+import dev.grizzlyboot.memcached.zookeeper.ServerListSyncException;
 import dev.grizzlyboot.memcached.zookeeper.SyncState;
 import dev.grizzlyboot.memcached.zookeeper.ZooKeeperServerListSync;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
@@ -15,6 +16,8 @@ import org.springframework.boot.actuate.endpoint.OperationResponseBody;
  * loads without the ZooKeeper module on the class path. Thread-safe.
  */
 final class ZooKeeperCoordinatedServerList implements CoordinatedServerList {
+
+    private static final String NOT_CONNECTED = "this member is not connected to ZooKeeper";
 
     private final ZooKeeperServerListSync sync;
 
@@ -27,10 +30,15 @@ final class ZooKeeperCoordinatedServerList implements CoordinatedServerList {
         SyncState state = sync.state();
         ClusterDescriptor cluster = null;
         String error = state.lastError() != null ? state.lastError().toString() : null;
-        try {
-            cluster = ClusterDescriptor.of(sync.readCluster());
-        } catch (RuntimeException e) {
-            error = e.getMessage();
+        // Disconnected, a read would block the actuator thread through Curator's retries and then fail anyway.
+        if (!state.connected()) {
+            error = NOT_CONNECTED;
+        } else {
+            try {
+                cluster = ClusterDescriptor.of(sync.readCluster());
+            } catch (RuntimeException e) {
+                error = e.getMessage();
+            }
         }
         return new ZooKeeperDescriptor(state.memberId(), state.connected(), state.phase().name(), state.version(),
                 state.servers(), instant(state.appliedAtMillis()), instant(state.commitAtMillis()),
@@ -39,6 +47,10 @@ final class ZooKeeperCoordinatedServerList implements CoordinatedServerList {
 
     @Override
     public long propose(List<String> servers, long expectedVersion) {
+        // As in describe(): fail at once rather than after Curator's retries.
+        if (!sync.state().connected()) {
+            throw new ServerListSyncException(NOT_CONNECTED + "; nothing was proposed");
+        }
         try {
             return sync.proposeServers(servers, expectedVersion);
         } catch (ServerListConflictException e) {

@@ -140,6 +140,56 @@ class MemcachedActuatorHttpTests {
                 .isBetween(400, 499).isNotEqualTo(409);
     }
 
+    @Test
+    void malformedProposalsAreRejectedWithoutChangingTheList() throws Exception {
+        String base = start("malformed", "malformed-a", "management.endpoint.memcached.access=unrestricted");
+        String server = memcached.get(2).address();
+        for (String body : List.of(proposal(List.of(), 1), proposal(List.of(" , "), 1), proposal(List.of("a:b:c"), 1),
+                proposal(List.of("127.0.0.1:99999"), 1), proposal(List.of(server, server), 1), "{\"servers\": \"" + server + "\"}",
+                "{\"servers\": \"" + server + "\", \"expectedVersion\": \"one\"}", "{\"expectedVersion\": 1}",
+                "{\"servers\": [\"" + server + "\"], \"expectedVersion\": 1}", "{not json", "")) {
+            HttpResponse<String> response = post(base + "/actuator/memcached", body);
+            assertThat(response.statusCode()).as(body).isEqualTo(400);
+            assertThat(response.body()).as(body).doesNotContain("Exception");
+        }
+        assertThat(json.readTree(post(base + "/actuator/memcached", proposal(List.of(server), 7)).body())
+                .path("currentVersion").asLong()).isEqualTo(1);
+        ZooKeeperServerListSync sync = apps.get(0).getBean(ZooKeeperServerListSync.class);
+        assertThat(sync.readCluster().barrier()).isNull();
+        assertThat(sync.readCluster().committedVersion()).isEqualTo(1);
+        assertThat(sync.state().proposedVersion()).isEqualTo(1);
+        assertThat(get(base + "/actuator/memcached/127.0.0.1:99999").statusCode()).isEqualTo(400);
+        assertThat(get(base + "/actuator/memcached/" + server).statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void whileZooKeeperIsDownReadsAnswerAtOnceAndAProposalIs503() throws Exception {
+        // A connection timeout far beyond the requests' 5 s: a call that waits for ZooKeeper fails the test.
+        String base = start("outage", "outage-a", "management.endpoint.memcached.access=unrestricted",
+                "grizzly.memcached.zookeeper.connection-timeout=30s");
+        ZooKeeperServerListSync sync = apps.get(0).getBean(ZooKeeperServerListSync.class);
+        zookeeper.stop();
+        try {
+            await().atMost(Duration.ofSeconds(30)).until(() -> !sync.state().connected());
+            HttpResponse<String> read = get(base + "/actuator/memcached", Duration.ofSeconds(5));
+            assertThat(read.statusCode()).isEqualTo(200);
+            JsonNode list = json.readTree(read.body()).path("serverList");
+            assertThat(list.path("connected").asBoolean()).isFalse();
+            assertThat(list.path("error").asString()).contains("not connected to ZooKeeper");
+            assertThat(list.path("servers")).hasSize(2);
+
+            HttpResponse<String> proposal = post(base + "/actuator/memcached", proposal(memcached.addresses(), 1),
+                    Duration.ofSeconds(5));
+            assertThat(proposal.statusCode()).as(proposal.body()).isEqualTo(503);
+            assertThat(json.readTree(proposal.body()).path("error").asString()).contains("nothing was proposed");
+        } finally {
+            zookeeper.restart();
+        }
+        await().atMost(Duration.ofSeconds(30)).until(() -> sync.state().connected());
+        assertThat(sync.readCluster().barrier()).isNull();
+        assertThat(sync.readCluster().committedVersion()).isEqualTo(1);
+    }
+
     private String start(String cluster, String memberId, String... extra) {
         List<String> properties = new ArrayList<>(List.of("server.port=0", "server.address=127.0.0.1",
                 "grizzly.memcached.servers=" + memcached.get(0).address() + "," + memcached.get(1).address(),
@@ -170,12 +220,20 @@ class MemcachedActuatorHttpTests {
     }
 
     private HttpResponse<String> get(String uri) throws IOException, InterruptedException {
-        return http.send(HttpRequest.newBuilder(URI.create(uri)).timeout(Duration.ofSeconds(10)).build(),
+        return get(uri, Duration.ofSeconds(10));
+    }
+
+    private HttpResponse<String> get(String uri, Duration timeout) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create(uri)).timeout(timeout).build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
     private HttpResponse<String> post(String uri, String body) throws IOException, InterruptedException {
-        return http.send(HttpRequest.newBuilder(URI.create(uri)).timeout(Duration.ofSeconds(10))
+        return post(uri, body, Duration.ofSeconds(10));
+    }
+
+    private HttpResponse<String> post(String uri, String body, Duration timeout) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create(uri)).timeout(timeout)
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
                 HttpResponse.BodyHandlers.ofString());
     }
