@@ -141,6 +141,25 @@ class MemcachedActuatorHttpTests {
     }
 
     @Test
+    void writeAccessFollowsBootsAccessProperties() throws Exception {
+        // A stale version reaches the operation (409) without proposing anything.
+        String byDefault = start("access", "access-a", "management.endpoints.access.default=unrestricted");
+        assertThat(post(byDefault + "/actuator/memcached", proposal(memcached.addresses(), 7)).statusCode()).isEqualTo(409);
+        String capped = start("access", "access-b", "management.endpoint.memcached.access=unrestricted",
+                "management.endpoints.access.max-permitted=read-only");
+        assertThat(post(capped + "/actuator/memcached", proposal(memcached.addresses(), 1)).statusCode())
+                .isBetween(400, 499).isNotEqualTo(409);
+        assertThat(get(capped + "/actuator/memcached").statusCode()).isEqualTo(200);
+        String none = start("access", "access-c", "management.endpoint.memcached.access=none");
+        assertThat(get(none + "/actuator/memcached").statusCode()).isEqualTo(404);
+        assertThat(post(none + "/actuator/memcached", proposal(memcached.addresses(), 1)).statusCode())
+                .isBetween(400, 499).isNotEqualTo(409);
+        ZooKeeperServerListSync sync = apps.get(0).getBean(ZooKeeperServerListSync.class);
+        assertThat(sync.readCluster().barrier()).isNull();
+        assertThat(sync.readCluster().committedVersion()).isEqualTo(1);
+    }
+
+    @Test
     void malformedProposalsAreRejectedWithoutChangingTheList() throws Exception {
         String base = start("malformed", "malformed-a", "management.endpoint.memcached.access=unrestricted");
         String server = memcached.get(2).address();
