@@ -35,6 +35,17 @@ record SyncSettings(String rootPath, String clusterName, String memberId, Durati
         }
     }
 
+    /**
+     * A timeout as Curator takes it, in int milliseconds; a longer one is refused rather than
+     * wrapped around to a negative or tiny timeout.
+     */
+    static int intMillis(String what, Duration duration) {
+        if (duration.compareTo(Duration.ofMillis(Integer.MAX_VALUE)) > 0) {
+            throw new IllegalArgumentException(what + " must be at most " + Integer.MAX_VALUE + " ms: " + duration);
+        }
+        return (int) duration.toMillis();
+    }
+
     private static void requirePositive(String what, Duration duration, boolean zeroAllowed) {
         if (duration == null || duration.isNegative() || (!zeroAllowed && duration.isZero())) {
             throw new IllegalArgumentException(what + " must be positive: " + duration);

@@ -316,8 +316,8 @@ public final class ZooKeeperServerListSync implements AutoCloseable {
             if (connectString != null) {
                 owned = CuratorFrameworkFactory.builder()
                         .connectString(connectString)
-                        .sessionTimeoutMs((int) sessionTimeout.toMillis())
-                        .connectionTimeoutMs((int) connectionTimeout.toMillis())
+                        .sessionTimeoutMs(SyncSettings.intMillis("session timeout", sessionTimeout))
+                        .connectionTimeoutMs(SyncSettings.intMillis("connection timeout", connectionTimeout))
                         .retryPolicy(new ExponentialBackoffRetry(100, 3, 1000))
                         .build();
                 owned.start();

@@ -270,6 +270,13 @@ class ZooKeeperServerListSyncTest {
                     .start(client)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("session timeout");
             assertThatThrownBy(() -> builder.prepareTimeout(Duration.ofSeconds(30)).commitDelay(Duration.ofMillis(-1))
                     .start(client)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("commit delay");
+            // Curator takes int milliseconds: 25 days would have wrapped around to a negative timeout.
+            assertThatThrownBy(() -> builder.commitDelay(Duration.ofSeconds(1)).prepareTimeout(Duration.ofDays(30))
+                    .sessionTimeout(Duration.ofDays(25)).start(client)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("session timeout must be at most 2147483647 ms: PT600H");
+            assertThatThrownBy(() -> builder.sessionTimeout(Duration.ofSeconds(10)).connectionTimeout(Duration.ofDays(25))
+                    .start(client)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("connection timeout must be at most 2147483647 ms: PT600H");
         }
     }
 
