@@ -11,7 +11,9 @@ public final class UnreadableZnodeException extends ServerListSyncException {
 
     private static final long serialVersionUID = 1L;
 
+    /** The full path of the unreadable znode. */
     private final String path;
+    /** The key of the bad line, or null when the content as a whole is unreadable. */
     private final String field;
 
     UnreadableZnodeException(String path, String field, String problem) {

@@ -10,7 +10,9 @@ import java.io.UncheckedIOException;
  */
 public final class ThriftServerBindException extends UncheckedIOException {
 
+    /** The host the server was to listen on, as configured. */
     private final String host;
+    /** The port the server was to listen on, as configured. */
     private final int port;
 
     ThriftServerBindException(String host, int port, IOException cause) {
