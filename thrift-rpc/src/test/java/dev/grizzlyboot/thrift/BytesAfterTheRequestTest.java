@@ -4,9 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.OutputStream;
 import java.net.Socket;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Random;
 
 import dev.grizzlyboot.thrift.server.IoStrategy;
@@ -18,7 +16,6 @@ import org.apache.thrift.protocol.TProtocol;
 import org.apache.thrift.transport.TMemoryBuffer;
 import org.apache.thrift.transport.TMemoryInputTransport;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -32,18 +29,8 @@ class BytesAfterTheRequestTest {
     private static final int FIRST = 1;
     private static final int NEXT = 999;
 
-    static List<Arguments> cases() {
-        List<Arguments> cases = new ArrayList<>();
-        for (ThriftProtocol protocol : ThriftProtocol.values()) {
-            for (IoStrategy strategy : IoStrategy.values()) {
-                cases.add(Arguments.of(protocol, strategy));
-            }
-        }
-        return cases;
-    }
-
     @ParameterizedTest(name = "{0}, {1}")
-    @MethodSource("cases")
+    @MethodSource("dev.grizzlyboot.thrift.ProtocolsAndStrategies#all")
     void theMessageIsAnsweredAndTheConnectionClosesBeforeTheNextFrame(ThriftProtocol protocol, IoStrategy strategy)
             throws Exception {
         try (ThriftServer server = ThriftServer.builder(new Calculator.Processor<>(new CalculatorHandler()))

@@ -26,7 +26,6 @@ import org.apache.thrift.transport.TSocket;
 import org.apache.thrift.transport.TTransport;
 import org.apache.thrift.transport.layered.TFramedTransport;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -40,18 +39,8 @@ class ValueEncodingDifferentialTest {
     private static final int CALLS = 300;
     private static final long SEED = 20261202L;
 
-    static List<Arguments> cases() {
-        List<Arguments> cases = new ArrayList<>();
-        for (ThriftProtocol protocol : ThriftProtocol.values()) {
-            for (IoStrategy strategy : IoStrategy.values()) {
-                cases.add(Arguments.of(protocol, strategy));
-            }
-        }
-        return cases;
-    }
-
     @ParameterizedTest
-    @MethodSource("cases")
+    @MethodSource("dev.grizzlyboot.thrift.ProtocolsAndStrategies#all")
     void ourServerEchoesEveryValueAsLibthriftDoes(ThriftProtocol protocol, IoStrategy strategy) throws Exception {
         List<byte[]> requests = requests(protocol);
         List<byte[]> expected;

@@ -151,29 +151,8 @@ class ThriftServerAutoConfigurationTests {
 
     @Test
     void whileShutdownWaitsForACallNewConnectionsAreRefused() {
-        runner.withUserConfiguration(CalculatorHandlerConfiguration.class).run(context -> {
-            CalculatorHandler handler = context.getBean(CalculatorHandler.class);
-            int port = port(context);
-            // Threads of their own: on 2 cores the common pool has a single worker (JDK 25 uses it even
-            // then), which the blocked call would hold, and the close would wait behind it.
-            ExecutorService threads = Executors.newFixedThreadPool(2);
-            try (ThriftClient client = clientOf(context)) {
-                Calculator.Iface calculator = client.proxy(Calculator.Iface.class);
-                CompletableFuture<Integer> blockedCall = CompletableFuture.supplyAsync(() -> addBlocked(calculator), threads);
-                await().atMost(Duration.ofSeconds(5)).until(() -> handler.calls.get() == 1);
-
-                CompletableFuture<Void> closing = CompletableFuture.runAsync(context::close, threads);
-
-                await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThatThrownBy(
-                        () -> new Socket(InetAddress.getLoopbackAddress(), port).close()).isInstanceOf(ConnectException.class));
-                assertThat(closing).isNotDone();
-                handler.release();
-                assertThat(blockedCall.get(10, TimeUnit.SECONDS)).isZero();
-                closing.get(10, TimeUnit.SECONDS);
-            } finally {
-                threads.shutdownNow();
-            }
-        });
+        runner.withUserConfiguration(CalculatorHandlerConfiguration.class)
+                .run(context -> assertShutdownCutsOffABlockedCall(context, false));
     }
 
     @Test
@@ -222,14 +201,15 @@ class ThriftServerAutoConfigurationTests {
 
     /**
      * Closes the context while a call blocks in its handler (the shutdown-phase timeout is the default
-     * 30 s). Cut off: the close returns at once and the call fails. Otherwise the close waits until the
-     * handler is released and the call replies.
+     * 30 s). Cut off: the close returns at once and the call fails. Otherwise new connections are
+     * refused while the close waits until the handler is released and the call replies. The blocked
+     * call and the close run on threads of their own: on 2 cores the common pool has a single worker
+     * (JDK 25 uses it even then), which the blocked call would hold, and the close would wait behind it.
      */
     private static void assertShutdownCutsOffABlockedCall(AssertableApplicationContext context, boolean cutOff)
             throws Exception {
         CalculatorHandler handler = context.getBean(CalculatorHandler.class);
         int port = port(context);
-        // Threads of their own: the common pool may have a single worker, which the blocked call holds.
         ExecutorService threads = Executors.newFixedThreadPool(2);
         try (ThriftClient client = clientOf(context)) {
             Calculator.Iface calculator = client.proxy(Calculator.Iface.class);
