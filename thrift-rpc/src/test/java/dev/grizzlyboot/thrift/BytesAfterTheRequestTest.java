@@ -16,6 +16,7 @@ import org.apache.thrift.protocol.TProtocol;
 import org.apache.thrift.transport.TMemoryBuffer;
 import org.apache.thrift.transport.TMemoryInputTransport;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -46,6 +47,25 @@ class BytesAfterTheRequestTest {
                 other.getOutputStream().write(frame(add(protocol, NEXT, 1, 2)));
                 assertThat(seqIdOf(RawFrames.readReply(other), protocol)).isEqualTo(NEXT);
             }
+        }
+    }
+
+    /**
+     * libthrift's {@code TThreadPoolServer} as the second implementation: bytes after the message
+     * that cannot begin another one (a bad binary version, a byte that is not the compact protocol's
+     * id) get the first message's reply and then the connection closes, from its server as from ours.
+     */
+    @ParameterizedTest
+    @EnumSource(ThriftProtocol.class)
+    void aBadMessageAfterTheFirstIsAnsweredThenClosedAsByLibthrift(ThriftProtocol protocol) throws Exception {
+        byte[] badStart = protocol == ThriftProtocol.BINARY ? new byte[] {(byte) 0x80, 0x02, 0x00, 0x01} : new byte[] {0x00};
+        try (LibthriftServer libthrift = LibthriftServer.start(new Calculator.Processor<>(new CalculatorHandler()),
+                args -> args.protocolFactory(protocol.factory()))) {
+            assertAnsweredThenClosed(libthrift.port(), protocol, badStart);
+        }
+        try (ThriftServer server = ThriftServer.builder(new Calculator.Processor<>(new CalculatorHandler()))
+                .host("127.0.0.1").port(0).protocol(protocol).build().start()) {
+            assertAnsweredThenClosed(server.port(), protocol, badStart);
         }
     }
 

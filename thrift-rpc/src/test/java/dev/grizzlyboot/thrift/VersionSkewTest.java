@@ -97,6 +97,23 @@ class VersionSkewTest {
         }
     }
 
+    /**
+     * The older server answers each of a long burst of unknown oneway calls with an error that the
+     * client reads only at its next two-way call: every one of them is dropped, however many (the
+     * client once remembered only the last 64 oneway calls of a connection).
+     */
+    @ParameterizedTest
+    @EnumSource(OlderServer.class)
+    void errorsForALongBurstOfUnknownOnewayCallsNeverReachTheNextCall(OlderServer kind) throws Exception {
+        connect(kind);
+        for (int round = 0; round < 2; round++) {
+            for (int i = 0; i < 300; i++) {
+                calculator.shout("burst " + i);
+            }
+            assertThat(calculator.add(round, 1)).isEqualTo(round + 1);
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(OlderServer.class)
     void manyConcurrentCallsEachGetTheirOwnResult(OlderServer kind) throws Exception {
