@@ -6,10 +6,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.grizzlyboot.autoconfigure.internal.PropertyBounds;
 import dev.grizzlyboot.memcached.IoStrategy;
 import dev.grizzlyboot.memcached.cluster.KetamaNaming;
 import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.util.Assert;
 import org.springframework.util.unit.DataSize;
 
 /**
@@ -109,9 +109,7 @@ public class GrizzlyMemcachedProperties {
     }
 
     public void setMaxItemSize(DataSize maxItemSize) {
-        // The client takes an int: a larger size would otherwise fail at start-up as a bare integer overflow
-        // that names no property; thrown here, Boot reports the property, its value and origin.
-        Assert.isTrue(maxItemSize == null || maxItemSize.toBytes() <= Integer.MAX_VALUE, "must be at most 2147483647B");
+        PropertyBounds.fitsIntBytes(maxItemSize);
         this.maxItemSize = maxItemSize;
     }
 
@@ -461,8 +459,7 @@ public class GrizzlyMemcachedProperties {
         }
 
         public void setCompressionThreshold(DataSize compressionThreshold) {
-            // Taken as an int, checked here for the reason given in setMaxItemSize.
-            Assert.isTrue(compressionThreshold == null || compressionThreshold.toBytes() <= Integer.MAX_VALUE, "must be at most 2147483647B");
+            PropertyBounds.fitsIntBytes(compressionThreshold);
             this.compressionThreshold = compressionThreshold;
         }
 
@@ -471,8 +468,7 @@ public class GrizzlyMemcachedProperties {
         }
 
         public void setMaxUncompressedSize(DataSize maxUncompressedSize) {
-            // Taken as an int, checked here for the reason given in setMaxItemSize.
-            Assert.isTrue(maxUncompressedSize == null || maxUncompressedSize.toBytes() <= Integer.MAX_VALUE, "must be at most 2147483647B");
+            PropertyBounds.fitsIntBytes(maxUncompressedSize);
             this.maxUncompressedSize = maxUncompressedSize;
         }
     }
@@ -521,9 +517,7 @@ public class GrizzlyMemcachedProperties {
         }
 
         public void setDefaultTtl(Duration defaultTtl) {
-            // The cache configuration rejects it only when the cache manager is created, as an exception that
-            // names no property; thrown here, Boot reports the property, its value and origin.
-            Assert.isTrue(defaultTtl == null || !defaultTtl.isNegative(), "must not be negative");
+            PropertyBounds.notNegative(defaultTtl);
             this.defaultTtl = defaultTtl;
         }
 
@@ -532,8 +526,7 @@ public class GrizzlyMemcachedProperties {
         }
 
         public void setTtlJitter(double ttlJitter) {
-            // Checked here for the reason given in setDefaultTtl.
-            Assert.isTrue(ttlJitter >= 0 && ttlJitter < 1, "must be at least 0 and below 1");
+            PropertyBounds.jitter(ttlJitter);
             this.ttlJitter = ttlJitter;
         }
 
@@ -566,8 +559,7 @@ public class GrizzlyMemcachedProperties {
         }
 
         public void setGenerationRefreshInterval(Duration generationRefreshInterval) {
-            // Checked here for the reason given in setDefaultTtl.
-            Assert.isTrue(generationRefreshInterval == null || !generationRefreshInterval.isNegative(), "must not be negative");
+            PropertyBounds.notNegative(generationRefreshInterval);
             this.generationRefreshInterval = generationRefreshInterval;
         }
 
@@ -600,8 +592,7 @@ public class GrizzlyMemcachedProperties {
         }
 
         public void setTtl(Duration ttl) {
-            // Checked here for the reason given in Cache.setDefaultTtl.
-            Assert.isTrue(ttl == null || !ttl.isNegative(), "must not be negative");
+            PropertyBounds.notNegative(ttl);
             this.ttl = ttl;
         }
 
@@ -610,8 +601,7 @@ public class GrizzlyMemcachedProperties {
         }
 
         public void setTtlJitter(Double ttlJitter) {
-            // Checked here for the reason given in Cache.setDefaultTtl.
-            Assert.isTrue(ttlJitter == null || (ttlJitter >= 0 && ttlJitter < 1), "must be at least 0 and below 1");
+            PropertyBounds.jitter(ttlJitter);
             this.ttlJitter = ttlJitter;
         }
 

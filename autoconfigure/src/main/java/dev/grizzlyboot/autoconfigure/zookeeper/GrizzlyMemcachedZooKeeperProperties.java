@@ -2,8 +2,8 @@ package dev.grizzlyboot.autoconfigure.zookeeper;
 
 import java.time.Duration;
 
+import dev.grizzlyboot.autoconfigure.internal.PropertyBounds;
 import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.util.Assert;
 
 /**
  * Settings of the ZooKeeper-coordinated server list, bound from {@code grizzly.memcached.zookeeper.*}.
@@ -105,9 +105,7 @@ public class GrizzlyMemcachedZooKeeperProperties {
     }
 
     public void setSessionTimeout(Duration sessionTimeout) {
-        // Curator takes int milliseconds: a longer timeout would otherwise fail at start-up as a bare integer
-        // overflow that names no property; thrown here, Boot reports the property, its value and origin.
-        Assert.isTrue(sessionTimeout == null || sessionTimeout.toMillis() <= Integer.MAX_VALUE, "must be at most 2147483647ms");
+        PropertyBounds.fitsIntMillis(sessionTimeout);
         this.sessionTimeout = sessionTimeout;
     }
 
@@ -116,8 +114,7 @@ public class GrizzlyMemcachedZooKeeperProperties {
     }
 
     public void setConnectionTimeout(Duration connectionTimeout) {
-        // Checked here for the reason given in setSessionTimeout.
-        Assert.isTrue(connectionTimeout == null || connectionTimeout.toMillis() <= Integer.MAX_VALUE, "must be at most 2147483647ms");
+        PropertyBounds.fitsIntMillis(connectionTimeout);
         this.connectionTimeout = connectionTimeout;
     }
 

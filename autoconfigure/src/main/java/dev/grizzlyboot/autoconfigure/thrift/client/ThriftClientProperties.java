@@ -6,8 +6,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.grizzlyboot.autoconfigure.internal.PropertyBounds;
 import dev.grizzlyboot.thrift.ThriftProtocol;
-import org.springframework.util.Assert;
 import org.springframework.util.unit.DataSize;
 
 /**
@@ -154,9 +154,7 @@ public class ThriftClientProperties {
     }
 
     public void setMaxFrameSize(DataSize maxFrameSize) {
-        // The client takes an int: a larger size would otherwise fail at start-up as a bare integer overflow
-        // that names no property; thrown here, Boot reports the property, its value and origin.
-        Assert.isTrue(maxFrameSize == null || maxFrameSize.toBytes() <= Integer.MAX_VALUE, "must be at most 2147483647B");
+        PropertyBounds.fitsIntBytes(maxFrameSize);
         this.maxFrameSize = maxFrameSize;
     }
 

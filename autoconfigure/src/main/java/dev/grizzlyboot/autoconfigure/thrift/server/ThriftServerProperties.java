@@ -2,10 +2,10 @@ package dev.grizzlyboot.autoconfigure.thrift.server;
 
 import java.time.Duration;
 
+import dev.grizzlyboot.autoconfigure.internal.PropertyBounds;
 import dev.grizzlyboot.thrift.ThriftProtocol;
 import dev.grizzlyboot.thrift.server.IoStrategy;
 import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.util.Assert;
 import org.springframework.util.unit.DataSize;
 
 /**
@@ -124,9 +124,7 @@ public class ThriftServerProperties {
     }
 
     public void setMaxFrameSize(DataSize maxFrameSize) {
-        // The server takes an int: a larger size would otherwise fail at start-up as a bare integer overflow
-        // that names no property; thrown here, Boot reports the property, its value and origin.
-        Assert.isTrue(maxFrameSize == null || maxFrameSize.toBytes() <= Integer.MAX_VALUE, "must be at most 2147483647B");
+        PropertyBounds.fitsIntBytes(maxFrameSize);
         this.maxFrameSize = maxFrameSize;
     }
 
