@@ -33,9 +33,6 @@ final class Commands {
     /** The expiration that tells INCREMENT/DECREMENT not to create a missing key. */
     static final int NO_AUTO_CREATE = 0xFFFFFFFF;
 
-    /** The flag bit of a serialized value, in the default transcoder (and spymemcached's, xmemcached's). */
-    private static final int SERIALIZED = 1;
-
     /** The default transcoder's encoding without compression, for the bytes an append or prepend joins. */
     private static final Transcoder<Object> UNCOMPRESSED = DefaultTranscoder.builder()
             .compressionThreshold(Integer.MAX_VALUE).build();
@@ -161,7 +158,7 @@ final class Commands {
      */
     private <T> byte[] joinedBytes(String name, String key, T value, Transcoder<? super T> joinable, boolean byDefault) {
         CachedData data = values.encode(joinable, value);
-        if (byDefault && (data.flags() & SERIALIZED) != 0) {
+        if (byDefault && (data.flags() & DefaultTranscoder.SERIALIZED) != 0) {
             throw new TranscoderException(name + " '" + key + "': the default transcoder would serialize the "
                     + value.getClass().getName() + " (a string only when it has an unpaired surrogate, which has no UTF-8 "
                     + "form), and memcached would join those bytes to the stored value, which no client could read then; "

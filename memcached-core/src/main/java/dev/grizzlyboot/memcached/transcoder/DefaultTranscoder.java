@@ -43,7 +43,8 @@ import dev.grizzlyboot.memcached.TranscoderException;
  */
 public final class DefaultTranscoder implements Transcoder<Object> {
 
-    static final int SERIALIZED = 1;
+    /** The flag bit of a value stored as Java serialization, as spymemcached and xmemcached mark it too. */
+    public static final int SERIALIZED = 1;
     static final int COMPRESSED = 1 << 1;
     private static final int BYTES = SpymemcachedValueType.BYTES.flags();
     /**
