@@ -115,8 +115,15 @@ class ZooKeeperWorkPerChangeTest {
         }
     }
 
+    /**
+     * Joins and waits until the member's pass has ended in sync: {@code join} returns once the list
+     * is adopted, in the middle of that pass, and a pass slower than {@link #settled}'s 300 ms
+     * between two requests on a loaded machine would otherwise be counted short.
+     */
     private static TestMember join(CuratorFramework session, String memberId, List<String> servers) {
-        return TestMember.join("quiet-join", memberId, servers, builder -> builder.curator(session));
+        TestMember member = TestMember.join("quiet-join", memberId, servers, builder -> builder.curator(session));
+        await().atMost(TestMember.AWAIT).until(() -> member.state().phase() == Phase.IN_SYNC);
+        return member;
     }
 
     /**
